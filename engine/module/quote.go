@@ -1,0 +1,35 @@
+package module
+
+import "strings"
+
+// Quote returns s as one POSIX shell word: it is safe to place in a command
+// run by sh, bash or any POSIX shell, whatever bytes s holds. Words made only
+// of safe characters are returned as they are, to keep commands readable.
+func Quote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			strings.IndexByte("@%_+=:,./-", c) >= 0) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
+
+// Command joins a program and its arguments into one shell command line,
+// quoting every word.
+func Command(argv ...string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = Quote(a)
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,10 @@
+package cli
+
+import "github.com/spf13/cobra"
+
+// commands lists every subcommand; each lives in its own file.
+func (a *app) commands() []*cobra.Command {
+	return []*cobra.Command{
+		a.versionCmd(),
+	}
+}
