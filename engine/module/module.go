@@ -29,12 +29,16 @@ type Module interface {
 	Apply(ctx context.Context, req ApplyRequest) (ApplyResponse, error)
 }
 
-// BodyDecoder is implemented by modules that must see their body's
-// expressions rather than decoded values (assert shows the values of the
-// expressions in a failed condition). The engine calls DecodeBody instead of
-// decoding with Spec; Spec is still used for static schema checks.
-type BodyDecoder interface {
-	DecodeBody(body hcl.Body, ectx *hcl.EvalContext) (cty.Value, hcl.Diagnostics)
+// BodyEvaluator is implemented by modules whose work is evaluating their own
+// body's expressions on the controller (assert). Failure diagnostics then
+// carry the expression and its evaluation context, so the console shows the
+// value of every expression a failed condition referenced. The engine calls
+// EvalBody instead of decoding with Spec and calling Plan or Apply; known is
+// false when the body depends on values not known yet (plan time). diags
+// holds errors in the body itself (wrong types); a condition that does not
+// hold is resp.Failed with resp.Diagnostics.
+type BodyEvaluator interface {
+	EvalBody(body hcl.Body, ectx *hcl.EvalContext) (resp ApplyResponse, known bool, diags hcl.Diagnostics)
 }
 
 // Describer is implemented by modules that document themselves.
