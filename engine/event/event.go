@@ -108,6 +108,22 @@ type HostFinished struct {
 	Diagnostics hcl.Diagnostics `json:"-"`
 	// Result is the step result object as JSON (module outputs included).
 	Result map[string]any `json:"result,omitempty"`
+	// Evidence holds raw tool outputs kept in the run record.
+	Evidence map[string]string `json:"evidence,omitempty"`
+	// Checks are the assertions evaluated by the step on this host.
+	Checks []Check `json:"checks,omitempty"`
+	// Severity is "fail" or "warn" for assertion steps.
+	Severity string `json:"severity,omitempty"`
+}
+
+// Check is one evaluated assertion with its measured value, threshold and
+// verdict (pass, fail, warn, waived).
+type Check struct {
+	Name      string `json:"name"`
+	Measured  string `json:"measured"`
+	Threshold string `json:"threshold,omitempty"`
+	Verdict   string `json:"verdict"`
+	Message   string `json:"message,omitempty"`
 }
 
 // StepFinished: a step ended on all its hosts.

@@ -104,6 +104,9 @@ func (a Action) Symbol() string {
 type PlanRequest struct {
 	Host Host
 	Args cty.Value
+	// BaseDir is the directory of the runbook; relative local paths in
+	// arguments (copy's source) are resolved against it.
+	BaseDir string
 }
 
 // PlanResponse is a module's answer to PlanRequest.
@@ -127,8 +130,9 @@ type AttrChange struct {
 
 // ApplyRequest asks a module to make it so on one host.
 type ApplyRequest struct {
-	Host Host
-	Args cty.Value
+	Host    Host
+	Args    cty.Value
+	BaseDir string
 	// Planned is the module's own Plan answer, made just before, when the
 	// engine probed first (nil when the module is applied without a plan).
 	Planned *PlanResponse
