@@ -1,0 +1,261 @@
+package sshtest
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/pkg/sftp"
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+)
+
+// Handler answers one exec request. stdin is the session's input, stdout
+// and stderr its output streams. The returned value is sent as the exit
+// status; a negative value -N is sent as "killed by signal N" instead
+// (for example -15 for TERM). ctx is cancelled when the client closes the
+// session or the connection ends; signals sent by the client arrive on
+// Signals(ctx).
+type Handler func(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// Server is an in-process SSH server listening on loopback.
+type Server struct {
+	Addr          string     // "127.0.0.1:port"
+	Port          int        // the listening port
+	HostKey       ssh.Signer // the server's host key
+	ClientKeyFile string     // an accepted ed25519 client key (OpenSSH format, 0600)
+	ClientKey     ssh.Signer // the same key as a signer
+
+	handler  Handler
+	ln       net.Listener
+	config   *ssh.ServerConfig
+	sftpDir  string
+	sftpMem  sftp.Handlers
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	commands []string
+	authKeys map[string]bool
+	conns    map[*faultConn]struct{}
+	stopped  bool
+	drop     int // exec requests still allowed; -1 = unlimited
+	closed   bool
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithSFTPDir serves the "sftp" subsystem from the real filesystem,
+// resolving relative paths against dir. By default the subsystem is backed
+// by memory (sftp.InMemHandler), shared by all connections of the server.
+func WithSFTPDir(dir string) Option { return func(s *Server) { s.sftpDir = dir } }
+
+// WithHostKey makes the server present k (which may be a certificate
+// signer) instead of a generated ed25519 host key.
+func WithHostKey(k ssh.Signer) Option { return func(s *Server) { s.HostKey = k } }
+
+// NewServer starts a server on 127.0.0.1:0 that answers exec requests with
+// h (ShellHandler when h is nil). It is closed by t.Cleanup.
+func NewServer(t testing.TB, h Handler, opts ...Option) *Server {
+	t.Helper()
+	if h == nil {
+		h = ShellHandler
+	}
+	s := &Server{handler: h, authKeys: map[string]bool{}, conns: map[*faultConn]struct{}{}, drop: -1}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.HostKey == nil {
+		k, err := GenerateKey(Ed25519)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.HostKey, err = ssh.NewSignerFromKey(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.ClientKeyFile, s.ClientKey = NewKey(t, t.TempDir(), "id_ed25519", Ed25519, nil)
+	s.AuthorizeKey(s.ClientKey.PublicKey())
+	if s.sftpDir == "" {
+		s.sftpMem = sftp.InMemHandler()
+	}
+	s.config = &ssh.ServerConfig{
+		PublicKeyCallback: func(_ ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.authKeys[string(key.Marshal())] {
+				return &ssh.Permissions{}, nil
+			}
+			return nil, errors.New("sshtest: key not authorized")
+		},
+	}
+	s.config.AddHostKey(s.HostKey)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("sshtest: listen: %v", err)
+	}
+	s.ln = ln
+	s.Addr = ln.Addr().String()
+	s.Port = ln.Addr().(*net.TCPAddr).Port
+	s.wg.Add(1)
+	go s.accept()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// AuthorizeKey makes the server accept clients authenticating with key.
+func (s *Server) AuthorizeKey(key ssh.PublicKey) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.authKeys[string(key.Marshal())] = true
+}
+
+// KnownHostsLine is the server's entry for a known_hosts file
+// ("[127.0.0.1]:port ssh-ed25519 AAAA...").
+func (s *Server) KnownHostsLine() string {
+	return knownhosts.Line([]string{knownhosts.Normalize(s.Addr)}, s.HostKey.PublicKey())
+}
+
+// WriteKnownHosts writes KnownHostsLine to a new file in t.TempDir and
+// returns its path.
+func (s *Server) WriteKnownHosts(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "known_hosts")
+	if err := os.WriteFile(p, []byte(s.KnownHostsLine()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// ClientConfig returns a client configuration that authenticates with
+// ClientKey and accepts only this server's host key.
+func (s *Server) ClientConfig() *ssh.ClientConfig {
+	return &ssh.ClientConfig{
+		User:            "test",
+		Auth:            []ssh.AuthMethod{ssh.PublicKeys(s.ClientKey)},
+		HostKeyCallback: ssh.FixedHostKey(s.HostKey.PublicKey()),
+	}
+}
+
+// Commands returns every command received in exec requests, in order of
+// arrival, across all connections.
+func (s *Server) Commands() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.commands...)
+}
+
+// Close stops the listener, closes every connection and waits for the
+// handlers to return.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	conns := make([]*faultConn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	s.ln.Close()
+	for _, c := range conns {
+		c.Close()
+	}
+	s.wg.Wait()
+}
+
+func (s *Server) accept() {
+	defer s.wg.Done()
+	for {
+		nc, err := s.ln.Accept()
+		if err != nil {
+			return
+		}
+		fc := newFaultConn(nc, s)
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			nc.Close()
+			return
+		}
+		s.conns[fc] = struct{}{}
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go s.serveConn(fc)
+	}
+}
+
+func (s *Server) serveConn(fc *faultConn) {
+	defer s.wg.Done()
+	defer func() {
+		fc.Close()
+		s.mu.Lock()
+		delete(s.conns, fc)
+		s.mu.Unlock()
+	}()
+	_, chans, reqs, err := ssh.NewServerConn(fc, s.config)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		ssh.DiscardRequests(reqs) // keepalive@openssh.com gets a failure reply, as from OpenSSH
+	}()
+	var sessions sync.WaitGroup
+	for nch := range chans {
+		if nch.ChannelType() != "session" {
+			nch.Reject(ssh.UnknownChannelType, "sshtest: only session channels")
+			continue
+		}
+		ch, creqs, err := nch.Accept()
+		if err != nil {
+			continue
+		}
+		sessions.Add(1)
+		go func() {
+			defer sessions.Done()
+			s.session(ctx, fc, ch, creqs)
+		}()
+	}
+	cancel()
+	sessions.Wait()
+}
+
+// allowExec records cmd and reports whether it may run (false: DropAfter
+// says this connection must be dropped).
+func (s *Server) allowExec(cmd string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.commands = append(s.commands, cmd)
+	if s.drop == 0 {
+		return false
+	}
+	if s.drop > 0 {
+		s.drop--
+	}
+	return true
+}
+
+func exitStatus(ch ssh.Channel, rc int) {
+	if rc < 0 {
+		name := signalName(-rc)
+		ch.SendRequest("exit-signal", false, ssh.Marshal(struct {
+			Signal     string
+			CoreDumped bool
+			Error      string
+			Lang       string
+		}{Signal: name}))
+		return
+	}
+	ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(rc)}))
+}
+
