@@ -1,0 +1,229 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/engine/plan"
+)
+
+// runHost runs (or plans) step s on one host and records the outcome.
+func (r *Runner) runHost(ctx context.Context, s *plan.Step, m plan.Meta, host string) outcome {
+	obs := r.opts.Observer
+	if r.opts.Mode == ModePlan {
+		return r.planHost(ctx, s, host)
+	}
+	obs.Observe(event.HostStarted{Step: s.ID(), Host: host})
+	start := time.Now()
+	o := r.applyHost(ctx, s, m, host)
+	if o.value == cty.NilVal {
+		o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+	}
+	r.results.Set(s.Name, host, o.value)
+	r.count(host, o.status)
+	sev := ""
+	if _, ok := s.Module.(module.BodyEvaluator); ok {
+		sev = m.Severity
+	}
+	obs.Observe(event.HostFinished{Step: s.ID(), Host: host, Status: o.status, Message: o.message,
+		Duration: time.Since(start), Diagnostics: o.resp.Diagnostics, Result: jsonResult(o.value),
+		Evidence: o.resp.Evidence, Checks: checksOf(o.resp.Checks), Severity: sev})
+	switch {
+	case o.status == event.Unreachable:
+		r.drop(s, host, "unreachable: "+o.message)
+	case o.status == event.Failed && m.OnFailure != "continue":
+		r.drop(s, host, "failed at "+s.ID())
+	}
+	return o
+}
+
+func (r *Runner) hostFor(s *plan.Step, m plan.Meta, name string) module.Host {
+	h := r.opts.Host(name)
+	if m.Become && r.opts.Become != nil {
+		h = r.opts.Become(h, m.BecomeUser)
+	}
+	return &streamingHost{Host: h, step: s.ID(), obs: r.opts.Observer}
+}
+
+func (r *Runner) applyHost(ctx context.Context, s *plan.Step, m plan.Meta, host string) outcome {
+	hctx := r.scope.Host(host, r.results, cty.NilVal)
+	if s.When != nil {
+		ok, diags := condition(s.When, hctx, "when")
+		if diags.HasErrors() {
+			return outcome{status: event.Failed, message: "when: " + diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
+		}
+		if !ok {
+			return outcome{status: event.Skipped, message: "when is false"}
+		}
+	}
+	h := r.hostFor(s, m, host)
+	retries := m.Retries
+	if s.Until != nil && retries == 0 {
+		retries = 3
+	}
+	var o outcome
+	for attempt := 1; ; attempt++ {
+		o = r.attempt(ctx, s, m, h, hctx)
+		if o.status == event.Unreachable || ctx.Err() != nil {
+			return o
+		}
+		o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+		o = r.judge(s, o, host)
+		retry := o.status == event.Failed
+		if !retry && s.Until != nil {
+			self := r.scope.Host(host, r.results, o.value)
+			ok, diags := condition(s.Until, self, "until")
+			if diags.HasErrors() {
+				o.status, o.message = event.Failed, "until: "+diagText(diags)
+				o.resp.Diagnostics = append(o.resp.Diagnostics, diags...)
+				o.value = cty.NilVal
+				return o
+			}
+			if !ok {
+				retry = true
+				if attempt > retries {
+					o.status, o.message = event.Failed, fmt.Sprintf("until still false after %d attempts", attempt)
+					o.value = cty.NilVal
+				}
+			}
+		}
+		if !retry || attempt > retries {
+			return o
+		}
+		r.opts.Observer.Observe(event.Retry{Step: s.ID(), Host: host, Attempt: attempt, Delay: m.Delay, Reason: o.message})
+		t := time.NewTimer(m.Delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return outcome{status: event.Failed, message: "interrupted during retry delay"}
+		case <-t.C:
+		}
+	}
+}
+
+// attempt runs the module once, under the step's timeout.
+func (r *Runner) attempt(ctx context.Context, s *plan.Step, m plan.Meta, h module.Host, hctx *hcl.EvalContext) outcome {
+	actx := ctx
+	if m.Timeout > 0 {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeout(ctx, m.Timeout)
+		defer cancel()
+	}
+	if be, ok := s.Module.(module.BodyEvaluator); ok {
+		resp, known, diags := be.EvalBody(s.Body, hctx)
+		if diags.HasErrors() {
+			return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
+		}
+		if !known {
+			return outcome{status: event.Failed, message: "the assertion depends on values that are still unknown"}
+		}
+		return statusOf(resp, m)
+	}
+	args, diags := plan.DecodeArgs(s, hctx)
+	if !diags.HasErrors() {
+		diags = append(diags, s.Module.Validate(args)...)
+	}
+	if diags.HasErrors() {
+		return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
+	}
+	if !args.IsWhollyKnown() {
+		return outcome{status: event.Failed, message: "arguments still unknown at apply time"}
+	}
+	resp, err := s.Module.Apply(actx, module.ApplyRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir,
+		Progress: func(p module.Progress) {
+			r.opts.Observer.Observe(event.Progress{Step: s.ID(), Host: h.Name(), Message: p.Message, Elapsed: p.Elapsed, Remaining: p.Remaining})
+		}})
+	if err != nil {
+		switch {
+		case module.IsUnreachable(err):
+			return outcome{status: event.Unreachable, message: err.Error(), resp: resp}
+		case errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+			return outcome{status: event.Failed, message: fmt.Sprintf("timed out after %s", m.Timeout), resp: resp}
+		case ctx.Err() != nil:
+			return outcome{status: event.Failed, message: "interrupted", resp: resp}
+		}
+		return outcome{status: event.Failed, message: err.Error(), resp: resp}
+	}
+	return statusOf(resp, m)
+}
+
+func statusOf(resp module.ApplyResponse, m plan.Meta) outcome {
+	switch {
+	case resp.Failed && m.Severity == "warn":
+		return outcome{status: event.Warned, message: resp.Message, resp: resp}
+	case resp.Failed:
+		return outcome{status: event.Failed, message: resp.Message, resp: resp}
+	case resp.Changed:
+		return outcome{status: event.Changed, message: resp.Message, resp: resp}
+	}
+	return outcome{status: event.OK, message: resp.Message, resp: resp}
+}
+
+// judge applies changed_when and failed_when, which see the result as self.
+func (r *Runner) judge(s *plan.Step, o outcome, host string) outcome {
+	if s.ChangedWhen == nil && s.FailedWhen == nil {
+		return o
+	}
+	self := r.scope.Host(host, r.results, o.value)
+	if s.FailedWhen != nil {
+		failed, diags := condition(s.FailedWhen, self, "failed_when")
+		switch {
+		case diags.HasErrors():
+			o.status, o.message = event.Failed, "failed_when: "+diagText(diags)
+			o.resp.Diagnostics = append(o.resp.Diagnostics, diags...)
+		case failed:
+			o.status = event.Failed
+			if o.message == "" {
+				o.message = "failed_when is true"
+			}
+		case o.status == event.Failed:
+			o.status, o.message = event.OK, ""
+		}
+	}
+	if s.ChangedWhen != nil && o.status != event.Failed {
+		changed, diags := condition(s.ChangedWhen, self, "changed_when")
+		switch {
+		case diags.HasErrors():
+			o.status, o.message = event.Failed, "changed_when: "+diagText(diags)
+		case changed:
+			o.status = event.Changed
+		default:
+			o.status = event.OK
+		}
+	}
+	o.resp.Changed = o.status == event.Changed
+	o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+	return o
+}
+
+// condition evaluates a boolean meta-argument.
+func condition(e hcl.Expression, ctx *hcl.EvalContext, what string) (bool, hcl.Diagnostics) {
+	v, diags := e.Value(ctx)
+	if diags.HasErrors() {
+		return false, diags
+	}
+	if !v.IsKnown() || v.IsNull() || v.Type() != cty.Bool {
+		return false, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid " + what,
+			Detail: what + " must be true or false here.", Subject: e.Range().Ptr(), Expression: e, EvalContext: ctx}}
+	}
+	return v.True(), nil
+}
+
+func diagText(diags hcl.Diagnostics) string {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			if d.Subject != nil {
+				return fmt.Sprintf("%s: %s (%s)", d.Summary, d.Detail, d.Subject)
+			}
+			return d.Summary + ": " + d.Detail
+		}
+	}
+	return diags.Error()
+}

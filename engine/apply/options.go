@@ -1,0 +1,63 @@
+package apply
+
+import (
+	"fmt"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
+)
+
+// Mode is plan or apply.
+type Mode string
+
+// Modes.
+const (
+	ModePlan  Mode = "plan"
+	ModeApply Mode = "apply"
+)
+
+// Inventory is what the runner needs of the inventory.
+type Inventory interface {
+	// Names returns every host name in inventory order.
+	Names() []string
+	// Select resolves a host pattern to host names in inventory order.
+	Select(pattern string) ([]string, error)
+}
+
+// Options configure a run.
+type Options struct {
+	Mode  Mode
+	RunID string
+	// Forks bounds how many hosts run a step at once (default 50).
+	Forks int
+	// Host returns the transport for a host name; connections are the
+	// caller's to reuse and close.
+	Host func(name string) module.Host
+	// Become wraps a host so commands run as user via sudo ("" = root).
+	Become func(h module.Host, user string) module.Host
+	// Tags and SkipTags select steps by their tags.
+	Tags, SkipTags []string
+	Observer       event.Observer
+	// Expect, when set, is a saved plan: apply re-probes first and refuses
+	// if any host's plan differs.
+	Expect []event.PlannedHost
+}
+
+// DefaultForks is the default bound on concurrent hosts per step.
+const DefaultForks = 50
+
+// FailRule is the failure rule in words, printed with every plan.
+func FailRule() string {
+	return "a host whose step fails drops out of later steps (on_failure = \"continue\" keeps it); " +
+		"an unreachable host drops out; the run stops when a step's failed share of hosts exceeds its " +
+		"max_fail_percentage (unset: never), or when no host is left"
+}
+
+// DriftError is returned when a saved plan no longer matches the hosts.
+type DriftError struct {
+	Drifted []string // "step on host: planned X, now Y"
+}
+
+func (e *DriftError) Error() string {
+	return fmt.Sprintf("the hosts drifted since the plan was saved (%d difference(s)); run plan again", len(e.Drifted))
+}

@@ -1,0 +1,82 @@
+package apply
+
+import (
+	"encoding/json"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/provadev/prova/engine/eval"
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
+)
+
+// outcome is what one host's execution of a step produced.
+type outcome struct {
+	status  event.Status
+	message string
+	resp    module.ApplyResponse
+	value   cty.Value // the step result object
+}
+
+// resultValue builds the step result object of type ty.
+func resultValue(ty cty.Type, host string, resp module.ApplyResponse, status event.Status, message string) cty.Value {
+	attrs := map[string]cty.Value{}
+	outTy := ty.AttributeTypes()
+	var outs map[string]cty.Value
+	if resp.Outputs != cty.NilVal && !resp.Outputs.IsNull() && resp.Outputs.IsKnown() && resp.Outputs.Type().IsObjectType() {
+		outs = resp.Outputs.AsValueMap()
+	}
+	for k, t := range outTy {
+		if _, common := eval.CommonResultAttrs[k]; common {
+			continue
+		}
+		v, ok := outs[k]
+		if !ok {
+			attrs[k] = cty.NullVal(t)
+			continue
+		}
+		cv, err := convert.Convert(v, t)
+		if err != nil {
+			cv = cty.NullVal(t)
+		}
+		attrs[k] = cv
+	}
+	attrs["changed"] = cty.BoolVal(status == event.Changed)
+	attrs["failed"] = cty.BoolVal(status == event.Failed || status == event.Unreachable)
+	attrs["skipped"] = cty.BoolVal(status == event.Skipped)
+	attrs["rc"] = cty.NumberIntVal(int64(resp.RC))
+	attrs["stdout"] = cty.StringVal(resp.Stdout)
+	attrs["stderr"] = cty.StringVal(resp.Stderr)
+	attrs["message"] = cty.StringVal(message)
+	attrs["host"] = cty.StringVal(host)
+	return cty.ObjectVal(attrs)
+}
+
+// jsonResult converts a result object to plain JSON values for events.
+func jsonResult(v cty.Value) map[string]any {
+	if v == cty.NilVal {
+		return nil
+	}
+	b, err := ctyjson.Marshal(v, v.Type())
+	if err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	return m
+}
+
+func checksOf(cs []module.Check) []event.Check {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]event.Check, len(cs))
+	for i, c := range cs {
+		out[i] = event.Check(c)
+	}
+	return out
+}

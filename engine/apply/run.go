@@ -1,0 +1,318 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/provadev/prova/engine/eval"
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/plan"
+)
+
+// Outcome summarises a run.
+type Outcome struct {
+	Hosts       map[string]event.Tally
+	Failed      bool
+	Interrupted bool
+	Changes     int
+	// Planned holds every planned host (plan mode), for plan --out.
+	Planned []event.PlannedHost
+	// Diagnostics are run-level errors (a meta-argument that could not be
+	// evaluated, a pattern that matched nothing).
+	Diagnostics hcl.Diagnostics
+}
+
+// Runner runs one program.
+type Runner struct {
+	prog  *plan.Program
+	scope *eval.Scope
+	inv   Inventory
+	opts  Options
+
+	results *eval.Results
+	mu      sync.Mutex
+	tally   map[string]*event.Tally
+	active  map[string]bool // hosts still in the run
+	dropped []string
+	// dirty holds steps planned to change or unknown (plan mode).
+	dirty   map[string]bool
+	planned []event.PlannedHost
+}
+
+// New prepares a run. The scope must have its locals set.
+func New(prog *plan.Program, scope *eval.Scope, inv Inventory, opts Options) *Runner {
+	if opts.Forks <= 0 {
+		opts.Forks = DefaultForks
+	}
+	if opts.Observer == nil {
+		opts.Observer = event.Func(func(event.Event) {})
+	}
+	r := &Runner{prog: prog, scope: scope, inv: inv, opts: opts,
+		results: eval.NewResults(), tally: map[string]*event.Tally{}, active: map[string]bool{}, dirty: map[string]bool{}}
+	for _, h := range inv.Names() {
+		r.active[h] = true
+		r.tally[h] = &event.Tally{}
+	}
+	return r
+}
+
+// Run executes the program. The returned error is non-nil only for a drift
+// refusal; step failures are in the Outcome.
+func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
+	start := time.Now()
+	obs := r.opts.Observer
+	stepIDs := make([]string, len(r.prog.Steps))
+	for i, s := range r.prog.Steps {
+		stepIDs[i] = s.ID()
+	}
+	if len(r.opts.Expect) > 0 {
+		if err := r.checkDrift(ctx); err != nil {
+			return nil, err
+		}
+	}
+	obs.Observe(event.RunStarted{RunID: r.opts.RunID, Mode: string(r.opts.Mode), Runbook: r.prog.Runbook.Path,
+		Hosts: r.inv.Names(), Steps: stepIDs, Time: start, FailRule: FailRule()})
+
+	out := &Outcome{}
+	var halfDone []string
+	abort := ""
+	for _, s := range r.prog.Steps {
+		if ctx.Err() != nil {
+			abort = "interrupted"
+			break
+		}
+		if !r.selectedByTags(s) {
+			continue
+		}
+		reason, half, diags := r.runStep(ctx, s)
+		out.Diagnostics = append(out.Diagnostics, diags...)
+		if half {
+			halfDone = append(halfDone, s.ID())
+		}
+		if reason != "" {
+			abort = reason
+			break
+		}
+		if r.countActive() == 0 {
+			abort = "no hosts left"
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		abort = "interrupted"
+		out.Interrupted = true
+	}
+	if abort != "" && (abort != "no hosts left" || r.opts.Mode == ModeApply) {
+		obs.Observe(event.Aborted{Reason: abort, HalfDone: halfDone})
+	}
+	out.Hosts = map[string]event.Tally{}
+	for h, t := range r.tally {
+		out.Hosts[h] = *t
+		if t.Failed > 0 || t.Unreachable > 0 {
+			out.Failed = true
+		}
+	}
+	if out.Diagnostics.HasErrors() || (abort != "" && abort != "no hosts left") {
+		out.Failed = true
+	}
+	for _, p := range r.planned {
+		if p.Action == "change" {
+			out.Changes++
+		}
+	}
+	out.Planned = r.planned
+	obs.Observe(event.RunFinished{RunID: r.opts.RunID, Mode: string(r.opts.Mode), Hosts: out.Hosts,
+		Failed: out.Failed, Changes: out.Changes, Duration: time.Since(start), Time: time.Now()})
+	return out, nil
+}
+
+func (r *Runner) countActive() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, a := range r.active {
+		if a {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *Runner) selectedByTags(s *plan.Step) bool {
+	if len(r.opts.Tags) == 0 && len(r.opts.SkipTags) == 0 {
+		return true
+	}
+	m, _ := plan.EvalMeta(s, r.scope.Base(), true)
+	has := func(list []string) bool {
+		for _, t := range m.Tags {
+			for _, want := range list {
+				if t == want {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if has(r.opts.SkipTags) {
+		return false
+	}
+	return len(r.opts.Tags) == 0 || has(r.opts.Tags)
+}
+
+// stepHosts resolves a step's hosts among the hosts still in the run.
+func (r *Runner) stepHosts(s *plan.Step, m plan.Meta) ([]string, hcl.Diagnostics) {
+	var names []string
+	switch {
+	case m.HostsList != nil:
+		known := map[string]bool{}
+		for _, n := range r.inv.Names() {
+			known[n] = true
+		}
+		for _, n := range m.HostsList {
+			if !known[n] {
+				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unknown host",
+					Detail: fmt.Sprintf("The host %q is not in the inventory.", n), Subject: s.Hosts.Range().Ptr()}}
+			}
+			names = append(names, n)
+		}
+	case m.HostsPattern != "":
+		sel, err := r.inv.Select(m.HostsPattern)
+		if err != nil {
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid hosts pattern",
+				Detail: err.Error(), Subject: s.Hosts.Range().Ptr()}}
+		}
+		names = sel
+	default:
+		names = r.inv.Names()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := names[:0:0]
+	for _, n := range names {
+		if r.active[n] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// batches splits hosts by serial.
+func batches(hosts []string, m plan.Meta) [][]string {
+	size := len(hosts)
+	if m.Serial > 0 {
+		size = m.Serial
+	} else if m.SerialPercent > 0 {
+		size = int(math.Ceil(float64(len(hosts)) * m.SerialPercent / 100))
+	}
+	if size <= 0 {
+		size = 1
+	}
+	var out [][]string
+	for len(hosts) > 0 {
+		n := min(size, len(hosts))
+		out = append(out, hosts[:n])
+		hosts = hosts[n:]
+	}
+	return out
+}
+
+// runStep runs one step on its hosts. It returns a non-empty reason when
+// the run must stop, and whether the step was left half-done.
+func (r *Runner) runStep(ctx context.Context, s *plan.Step) (string, bool, hcl.Diagnostics) {
+	obs := r.opts.Observer
+	m, diags := plan.EvalMeta(s, r.scope.Base(), false)
+	if diags.HasErrors() {
+		return "step " + s.ID() + " has invalid arguments", false, diags
+	}
+	hosts, d := r.stepHosts(s, m)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return "step " + s.ID() + " has invalid hosts", false, diags
+	}
+	if len(hosts) == 0 {
+		return "", false, diags
+	}
+	if m.RunOnce {
+		hosts = hosts[:1]
+	}
+	start := time.Now()
+	failedCount := 0
+	total := len(hosts)
+	done := 0
+	for bi, batch := range batches(hosts, m) {
+		bn := 0
+		if m.Serial > 0 || m.SerialPercent > 0 {
+			bn = bi + 1
+		}
+		obs.Observe(event.StepStarted{Step: s.ID(), Module: s.Module.ID(), Name: s.Name, Hosts: batch, Batch: bn})
+		var mu sync.Mutex
+		g := new(errgroup.Group)
+		g.SetLimit(r.opts.Forks)
+		for _, h := range batch {
+			g.Go(func() error {
+				o := r.runHost(ctx, s, m, h)
+				mu.Lock()
+				defer mu.Unlock()
+				done++
+				if o.status == event.Failed || o.status == event.Unreachable {
+					failedCount++
+				}
+				return nil
+			})
+		}
+		_ = g.Wait()
+		if ctx.Err() != nil {
+			return "interrupted", true, diags
+		}
+		if m.MaxFailPercentage >= 0 && float64(failedCount)*100/float64(total) > m.MaxFailPercentage {
+			return fmt.Sprintf("step %s: %d of %d hosts failed, more than max_fail_percentage = %g",
+				s.ID(), failedCount, total, m.MaxFailPercentage), done < total, diags
+		}
+	}
+	if m.RunOnce {
+		r.results.Share(s.Name, hosts[0])
+	}
+	obs.Observe(event.StepFinished{Step: s.ID(), Duration: time.Since(start)})
+	return "", false, diags
+}
+
+// drop removes a host from the rest of the run.
+func (r *Runner) drop(s *plan.Step, host, reason string) {
+	r.mu.Lock()
+	was := r.active[host]
+	r.active[host] = false
+	r.mu.Unlock()
+	if was {
+		r.opts.Observer.Observe(event.HostDropped{Step: s.ID(), Host: host, Reason: reason})
+	}
+}
+
+func (r *Runner) count(host string, st event.Status) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t := r.tally[host]
+	if t == nil {
+		t = &event.Tally{}
+		r.tally[host] = t
+	}
+	switch st {
+	case event.OK:
+		t.OK++
+	case event.Changed:
+		t.Changed++
+	case event.Failed:
+		t.Failed++
+	case event.Skipped:
+		t.Skipped++
+	case event.Unreachable:
+		t.Unreachable++
+	case event.Warned:
+		t.Warned++
+	}
+}

@@ -1,0 +1,187 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// Load parses a runbook file, or every *.hcl file of a directory merged.
+func Load(path string) (*Runbook, hcl.Diagnostics) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read runbook",
+			Detail:   err.Error(),
+		}}
+	}
+	srcs := map[string][]byte{}
+	base := filepath.Dir(path)
+	if st.IsDir() {
+		base = path
+		names, _ := filepath.Glob(filepath.Join(path, "*.hcl"))
+		if len(names) == 0 {
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "No runbook files",
+				Detail:   fmt.Sprintf("The directory %s holds no *.hcl files.", path),
+			}}
+		}
+		for _, n := range names {
+			b, err := os.ReadFile(n)
+			if err != nil {
+				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read runbook", Detail: err.Error()}}
+			}
+			srcs[n] = b
+		}
+	} else {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read runbook", Detail: err.Error()}}
+		}
+		srcs[path] = b
+	}
+	rb, diags := Parse(srcs)
+	if rb != nil {
+		rb.Path = path
+		rb.BaseDir = base
+	}
+	return rb, diags
+}
+
+// Parse parses runbook sources given by file name. Files are merged in
+// name order; steps keep their order within each file.
+func Parse(srcs map[string][]byte) (*Runbook, hcl.Diagnostics) {
+	names := make([]string, 0, len(srcs))
+	for n := range srcs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+
+	rb := &Runbook{Sources: srcs, Files: map[string]*hcl.File{}}
+	h := sha256.New()
+	p := hclparse.NewParser()
+	var diags hcl.Diagnostics
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(n), len(srcs[n]))
+		h.Write(srcs[n])
+		f, d := p.ParseHCL(srcs[n], n)
+		diags = append(diags, d...)
+		if f == nil {
+			continue
+		}
+		rb.Files[n] = f
+		diags = append(diags, decodeFile(rb, f)...)
+	}
+	rb.Hash = hex.EncodeToString(h.Sum(nil))
+	diags = append(diags, checkDuplicates(rb)...)
+	return rb, diags
+}
+
+var rootSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "runbook"},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "step", LabelNames: []string{"module", "name"}},
+	},
+}
+
+func decodeFile(rb *Runbook, f *hcl.File) hcl.Diagnostics {
+	content, diags := f.Body.Content(rootSchema)
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "runbook":
+			diags = append(diags, decodeRunbookBlock(rb, b)...)
+		case "variable":
+			v, d := decodeVariable(b)
+			diags = append(diags, d...)
+			if v != nil {
+				rb.Variables = append(rb.Variables, v)
+			}
+		case "locals":
+			attrs, d := b.Body.JustAttributes()
+			diags = append(diags, d...)
+			ls := make([]*Local, 0, len(attrs))
+			for _, a := range attrs {
+				ls = append(ls, &Local{Name: a.Name, Expr: a.Expr, DeclRange: a.NameRange})
+			}
+			sort.Slice(ls, func(i, j int) bool { return ls[i].DeclRange.Start.Byte < ls[j].DeclRange.Start.Byte })
+			rb.Locals = append(rb.Locals, ls...)
+		case "step":
+			s, d := decodeStep(b)
+			diags = append(diags, d...)
+			if s != nil {
+				rb.Steps = append(rb.Steps, s)
+			}
+		}
+	}
+	return diags
+}
+
+func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}}})
+	if a, ok := content.Attributes["description"]; ok {
+		v, d := a.Expr.Value(nil)
+		diags = append(diags, d...)
+		if !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() && !v.IsNull() {
+			rb.Description = v.AsString()
+		} else if !d.HasErrors() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid description",
+				Detail:   "The runbook description must be a literal string.",
+				Subject:  a.Expr.Range().Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+func checkDuplicates(rb *Runbook) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[string]hcl.Range{}
+	dup := func(kind, name string, r hcl.Range) {
+		key := kind + "\x00" + name
+		if prev, ok := seen[key]; ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Duplicate %s %q", kind, name),
+				Detail:   fmt.Sprintf("A %s named %q was already declared at %s. Names must be unique in a runbook.", kind, name, prev),
+				Subject:  r.Ptr(),
+			})
+			return
+		}
+		seen[key] = r
+	}
+	for _, v := range rb.Variables {
+		dup("variable", v.Name, v.DeclRange)
+	}
+	for _, l := range rb.Locals {
+		dup("local value", l.Name, l.DeclRange)
+	}
+	for _, s := range rb.Steps {
+		dup("step", s.Name, s.NameRange)
+	}
+	return diags
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '-')) {
+			return false
+		}
+	}
+	return !strings.HasPrefix(s, "-")
+}

@@ -1,0 +1,260 @@
+package eval
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// HostInfo is what expressions see of a host as host.* .
+type HostInfo struct {
+	Name    string
+	Address string
+	Groups  []string
+	Vars    map[string]cty.Value
+}
+
+// CommonResultAttrs are the attributes every step result has, whatever the
+// module.
+var CommonResultAttrs = map[string]cty.Type{
+	"changed": cty.Bool,
+	"failed":  cty.Bool,
+	"skipped": cty.Bool,
+	"rc":      cty.Number,
+	"stdout":  cty.String,
+	"stderr":  cty.String,
+	"message": cty.String,
+	"host":    cty.String,
+}
+
+// ResultType merges the common attributes with a module's outputs type.
+func ResultType(outputs cty.Type) cty.Type {
+	attrs := map[string]cty.Type{}
+	if outputs.IsObjectType() {
+		for k, t := range outputs.AttributeTypes() {
+			attrs[k] = t
+		}
+	}
+	for k, t := range CommonResultAttrs {
+		attrs[k] = t
+	}
+	return cty.Object(attrs)
+}
+
+// Scope holds everything that does not change per host: variables, locals,
+// the inventory as values, and the functions. Build it once per run.
+type Scope struct {
+	Vars    map[string]cty.Value
+	Locals  map[string]cty.Value
+	Hosts   []HostInfo
+	BaseDir string
+
+	funcs     map[string]function.Function
+	groups    cty.Value
+	inventory cty.Value
+	hostVals  map[string]cty.Value
+	// stepTypes holds each step's result type, by step name.
+	stepTypes map[string]cty.Type
+}
+
+// NewScope builds a scope. groups maps group names to member host names in
+// inventory order; stepTypes maps step names to result types.
+func NewScope(vars map[string]cty.Value, hosts []HostInfo, groups map[string][]string, baseDir string, stepTypes map[string]cty.Type) *Scope {
+	s := &Scope{Vars: vars, Hosts: hosts, BaseDir: baseDir, funcs: Functions(), stepTypes: stepTypes, hostVals: map[string]cty.Value{}}
+	g := map[string]cty.Value{}
+	for name, members := range groups {
+		g[name] = stringList(members)
+	}
+	s.groups = cty.ObjectVal(g)
+	names := make([]string, len(hosts))
+	for i, h := range hosts {
+		names[i] = h.Name
+		s.hostVals[h.Name] = hostValue(h)
+	}
+	s.inventory = cty.ObjectVal(map[string]cty.Value{"hosts": stringList(names)})
+	return s
+}
+
+func hostValue(h HostInfo) cty.Value {
+	groups := append([]string(nil), h.Groups...)
+	sort.Strings(groups)
+	vars := cty.EmptyObjectVal
+	if len(h.Vars) > 0 {
+		vars = cty.ObjectVal(h.Vars)
+	}
+	addr := h.Address
+	if addr == "" {
+		addr = h.Name
+	}
+	return cty.ObjectVal(map[string]cty.Value{
+		"name":    cty.StringVal(h.Name),
+		"address": cty.StringVal(addr),
+		"groups":  stringList(groups),
+		"vars":    vars,
+	})
+}
+
+func stringList(ss []string) cty.Value {
+	if len(ss) == 0 {
+		return cty.ListValEmpty(cty.String)
+	}
+	vs := make([]cty.Value, len(ss))
+	for i, s := range ss {
+		vs[i] = cty.StringVal(s)
+	}
+	return cty.ListVal(vs)
+}
+
+// Base returns the context without host or step results: var, group,
+// inventory, path, and local once locals are set.
+func (s *Scope) Base() *hcl.EvalContext {
+	v := map[string]cty.Value{
+		"var":       objectOrEmpty(s.Vars),
+		"group":     s.groups,
+		"inventory": s.inventory,
+		"path":      cty.ObjectVal(map[string]cty.Value{"runbook": cty.StringVal(s.BaseDir)}),
+	}
+	if s.Locals != nil {
+		v["local"] = objectOrEmpty(s.Locals)
+	}
+	return &hcl.EvalContext{Variables: v, Functions: s.funcs}
+}
+
+func objectOrEmpty(m map[string]cty.Value) cty.Value {
+	if len(m) == 0 {
+		return cty.EmptyObjectVal
+	}
+	return cty.ObjectVal(m)
+}
+
+// Host returns the context a step sees on host: the base plus host.*,
+// step.* (this host's results) and per_host.* (every host's). With results
+// nil (plan), every step result is unknown. self, when not NilVal, is the
+// current step's own result (until, changed_when, failed_when).
+func (s *Scope) Host(host string, results *Results, self cty.Value) *hcl.EvalContext {
+	ctx := s.Base()
+	hv, ok := s.hostVals[host]
+	if !ok {
+		hv = hostValue(HostInfo{Name: host})
+	}
+	ctx.Variables["host"] = hv
+	steps := map[string]cty.Value{}
+	perHost := map[string]cty.Value{}
+	for name, ty := range s.stepTypes {
+		if results == nil {
+			steps[name] = cty.UnknownVal(ty)
+			perHost[name] = cty.UnknownVal(cty.Map(ty))
+			continue
+		}
+		steps[name], perHost[name] = results.values(name, host, ty)
+	}
+	ctx.Variables["step"] = objectOrEmpty(steps)
+	ctx.Variables["per_host"] = objectOrEmpty(perHost)
+	if self != cty.NilVal {
+		ctx.Variables["self"] = self
+	}
+	return ctx
+}
+
+// Static returns a context for validation without an inventory: host and
+// group are unknown, step results unknown.
+func (s *Scope) Static() *hcl.EvalContext {
+	ctx := s.Host("", nil, cty.NilVal)
+	ctx.Variables["host"] = cty.UnknownVal(cty.Object(map[string]cty.Type{
+		"name": cty.String, "address": cty.String, "groups": cty.List(cty.String), "vars": cty.DynamicPseudoType,
+	}))
+	ctx.Variables["group"] = cty.UnknownVal(cty.Map(cty.List(cty.String)))
+	ctx.Variables["inventory"] = cty.UnknownVal(cty.Object(map[string]cty.Type{"hosts": cty.List(cty.String)}))
+	ctx.Variables["self"] = cty.DynamicVal
+	return ctx
+}
+
+// Results holds step results as they arrive during apply. It is safe for
+// concurrent use.
+type Results struct {
+	mu     sync.Mutex
+	byStep map[string]map[string]cty.Value
+	// shared maps a run_once step to the one host that ran it; every host
+	// sees that result as its own.
+	shared map[string]string
+	// perHostCache memoises per_host maps per step (rebuilt after a Set).
+	perHostCache map[string]cty.Value
+}
+
+// NewResults returns an empty store.
+func NewResults() *Results {
+	return &Results{byStep: map[string]map[string]cty.Value{}, shared: map[string]string{}, perHostCache: map[string]cty.Value{}}
+}
+
+// Set records host's result of step.
+func (r *Results) Set(step, host string, v cty.Value) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := r.byStep[step]
+	if m == nil {
+		m = map[string]cty.Value{}
+		r.byStep[step] = m
+	}
+	m[host] = v
+	delete(r.perHostCache, step)
+}
+
+// Share makes host's result of a run_once step every host's result.
+func (r *Results) Share(step, host string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.shared[step] = host
+}
+
+// Get returns host's result of step.
+func (r *Results) Get(step, host string) (cty.Value, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	v, ok := r.byStep[step][host]
+	return v, ok
+}
+
+func (r *Results) values(step, host string, ty cty.Type) (cty.Value, cty.Value) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := r.byStep[step]
+	own, ok := m[host]
+	if !ok {
+		if h, shared := r.shared[step]; shared {
+			own, ok = m[h]
+		}
+	}
+	if !ok {
+		own = SkippedResult(ty, host)
+	}
+	ph, cached := r.perHostCache[step]
+	if !cached {
+		if len(m) == 0 {
+			ph = cty.MapValEmpty(ty)
+		} else {
+			ph = cty.MapVal(copyMap(m))
+		}
+		r.perHostCache[step] = ph
+	}
+	return own, ph
+}
+
+// SkippedResult is the result of a step that did not run on host.
+func SkippedResult(ty cty.Type, host string) cty.Value {
+	attrs := map[string]cty.Value{}
+	for k, t := range ty.AttributeTypes() {
+		attrs[k] = cty.NullVal(t)
+	}
+	attrs["changed"] = cty.False
+	attrs["failed"] = cty.False
+	attrs["skipped"] = cty.True
+	attrs["rc"] = cty.NullVal(cty.Number)
+	attrs["stdout"] = cty.StringVal("")
+	attrs["stderr"] = cty.StringVal("")
+	attrs["message"] = cty.StringVal("")
+	attrs["host"] = cty.StringVal(host)
+	return cty.ObjectVal(attrs)
+}
