@@ -43,7 +43,7 @@ func Functions() map[string]function.Function {
 		"toset": makeToFunc(cty.Set(cty.DynamicPseudoType)), "tomap": makeToFunc(cty.Map(cty.DynamicPseudoType)),
 		"startswith": strPredicate(strings.HasPrefix), "endswith": strPredicate(strings.HasSuffix),
 		"strcontains": strPredicate(strings.Contains),
-		"alltrue": boolFold(true), "anytrue": boolFold(false),
+		"alltrue":     boolFold(true), "anytrue": boolFold(false),
 		"sum": numbersFunc(func(xs []float64) float64 {
 			s := 0.0
 			for _, x := range xs {
