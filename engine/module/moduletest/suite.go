@@ -1,0 +1,194 @@
+package moduletest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/internal/golden"
+)
+
+// Case is one conformance case: module arguments and the host they run on.
+type Case struct {
+	// Name names the subtest and the transcript testdata/<Name>.commands.golden;
+	// lowercase letters, digits, '_' and '-'.
+	Name string
+	// Body holds the module's arguments in HCL, without meta-arguments.
+	Body string
+	// Setup scripts the host: replies, files, and handlers that model the
+	// state changes Apply makes (needed for the idempotency check).
+	Setup func(*FakeHost)
+	// EvalContext evaluates Body; nil means literals only.
+	EvalContext *hcl.EvalContext
+	// BaseDir is passed to Plan and Apply (the runbook's directory).
+	BaseDir string
+	// Probes are regular expressions; every command Plan issues must match
+	// one. Plan may never upload.
+	Probes []string
+	// WantFailed says Apply is expected to report Failed.
+	WantFailed bool
+	// NotIdempotent skips the check that Plan after Apply is NoOp (for
+	// steps that run every time, such as an unguarded shell command).
+	NotIdempotent bool
+}
+
+var caseName = regexp.MustCompile(`^[a-z0-9_-]+$`)
+
+// Run is the conformance suite for module m: the contract checks (ID, spec,
+// outputs, documentation and its examples) and, for each case, decode and
+// validate, a read-only Plan whose transcript is compared with
+// testdata/<case>.commands.golden, Apply, Plan again (NoOp unless the case is
+// NotIdempotent), and the handling of a cancelled context.
+func Run(t *testing.T, m module.Module, cases []Case) {
+	t.Helper()
+	t.Run("contract", func(t *testing.T) { checkContract(t, m) })
+	if d, ok := m.(module.Describer); ok {
+		t.Run("doc", func(t *testing.T) { checkDoc(t, m, d) })
+	}
+	if len(cases) == 0 {
+		t.Error("no conformance cases")
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if !caseName.MatchString(c.Name) || seen[c.Name] {
+			t.Errorf("case name %q: must be unique and match %s", c.Name, caseName)
+			continue
+		}
+		seen[c.Name] = true
+		t.Run(c.Name, func(t *testing.T) {
+			args := decodeCase(t, m, c)
+			runCase(t, m, c, args)
+			t.Run("cancel", func(t *testing.T) { checkCancel(t, m, c, args) })
+		})
+	}
+}
+
+func decodeCase(t *testing.T, m module.Module, c Case) cty.Value {
+	t.Helper()
+	file, diags := hclsyntax.ParseConfig([]byte(c.Body), c.Name+".hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("body does not parse: %s", diags.Error())
+	}
+	args, diags := hcldec.Decode(file.Body, m.Spec(), c.EvalContext)
+	if diags.HasErrors() {
+		t.Fatalf("body does not decode: %s", diags.Error())
+	}
+	if diags := m.Validate(args); diags.HasErrors() {
+		t.Fatalf("Validate: %s", diags.Error())
+	}
+	if be, ok := m.(module.BodyEvaluator); ok {
+		_, known, diags := be.EvalBody(file.Body, c.EvalContext)
+		if diags.HasErrors() {
+			t.Fatalf("EvalBody: %s", diags.Error())
+		}
+		if !known {
+			t.Fatal("EvalBody: known = false for a body with known values")
+		}
+	}
+	if !args.IsWhollyKnown() {
+		t.Fatal("case arguments must be wholly known")
+	}
+	return args
+}
+
+func newHost(c Case) *FakeHost {
+	h := NewFakeHost("fake1")
+	if c.Setup != nil {
+		c.Setup(h)
+	}
+	return h
+}
+
+func runCase(t *testing.T, m module.Module, c Case, args cty.Value) {
+	t.Helper()
+	ctx := context.Background()
+	h := newHost(c)
+	var tr bytes.Buffer
+
+	plan := planProbes(t, ctx, m, c, h, args)
+	writeSection(&tr, fmt.Sprintf("plan: %s: %s", plan.Action, plan.Summary), h.Commands())
+
+	h.ResetCommands()
+	resp, err := m.Apply(ctx, module.ApplyRequest{Host: h, Args: args, BaseDir: c.BaseDir,
+		Planned: &plan, Progress: func(module.Progress) {}})
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	writeSection(&tr, fmt.Sprintf("apply: changed=%t failed=%t rc=%d", resp.Changed, resp.Failed, resp.RC), h.Commands())
+	checkApply(t, m, c, plan, resp)
+
+	if !c.NotIdempotent && !resp.Failed {
+		h.ResetCommands()
+		again := planProbes(t, ctx, m, c, h, args)
+		writeSection(&tr, fmt.Sprintf("plan after apply: %s: %s", again.Action, again.Summary), h.Commands())
+		if again.Action != module.NoOp {
+			t.Errorf("Plan after Apply = %s (%s), want %s: Apply is not idempotent", again.Action, again.Summary, module.NoOp)
+		}
+	}
+	golden.Check(t, filepath.Join("testdata", c.Name+".commands.golden"), tr.Bytes())
+}
+
+// planProbes runs Plan and checks it only issued the case's probes.
+func planProbes(t *testing.T, ctx context.Context, m module.Module, c Case, h *FakeHost, args cty.Value) module.PlanResponse {
+	t.Helper()
+	before := len(h.Commands())
+	plan, err := m.Plan(ctx, module.PlanRequest{Host: h, Args: args, BaseDir: c.BaseDir})
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	for _, cmd := range h.Commands()[before:] {
+		if strings.HasPrefix(cmd, "put ") || !matchesAny(c.Probes, cmd) {
+			t.Errorf("Plan issued %q, which is not one of the case's probes", cmd)
+		}
+	}
+	if plan.ReadOnly && plan.Action == module.Change {
+		t.Errorf("Plan is ReadOnly but its action is %s", plan.Action)
+	}
+	if plan.Summary == "" {
+		t.Error("Plan gave no summary")
+	}
+	return plan
+}
+
+func checkApply(t *testing.T, m module.Module, c Case, plan module.PlanResponse, resp module.ApplyResponse) {
+	t.Helper()
+	if resp.Failed != c.WantFailed {
+		t.Errorf("Apply Failed = %t, want %t (message %q)", resp.Failed, c.WantFailed, resp.Message)
+	}
+	if resp.Failed && resp.Message == "" && len(resp.Diagnostics) == 0 {
+		t.Error("Apply failed without a message or diagnostics")
+	}
+	if plan.Action == module.NoOp && resp.Changed {
+		t.Error("Plan said no change but Apply reported a change")
+	}
+	if o := resp.Outputs; o != cty.NilVal && !o.IsNull() && !o.Type().Equals(m.Outputs()) {
+		t.Errorf("Apply outputs have type %s, want %s", o.Type().GoString(), m.Outputs().GoString())
+	}
+}
+
+func matchesAny(patterns []string, s string) bool {
+	for _, p := range patterns {
+		if regexp.MustCompile(p).MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func writeSection(b *bytes.Buffer, title string, cmds []string) {
+	fmt.Fprintf(b, "# %s\n", title)
+	for _, c := range cmds {
+		b.WriteString(c)
+		b.WriteByte('\n')
+	}
+}
