@@ -1,0 +1,102 @@
+package nvme
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/provadev/prova/internal/parse"
+)
+
+const toolConnect = "nvme connect"
+
+// Connect is what "nvme connect" or "nvme connect-all" printed. nvme-cli
+// 1.x prints nothing on success, so Devices may be empty.
+type Connect struct {
+	Devices []string `json:"devices"` // controllers created, e.g. ["nvme1"]
+}
+
+var connectRe = regexp.MustCompile(`^(?:connecting to )?device: (nvme\d+)$`)
+
+// ParseConnect reads the stdout of "nvme connect" / "nvme connect-all"
+// (text or -o json). Failure text (as in a merged stderr) is an error
+// carrying the classified reason.
+func ParseConnect(data []byte) (*Connect, error) {
+	c := &Connect{Devices: []string{}}
+	if jsonStart(data) {
+		var v struct {
+			Device string `json:"device"`
+			Error  string `json:"error"`
+		}
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, jsonError(toolConnect, err)
+		}
+		if v.Error != "" {
+			return nil, missing(toolConnect, []byte(v.Error), "device")
+		}
+		if v.Device != "" {
+			c.Devices = append(c.Devices, v.Device)
+		}
+		return c, nil
+	}
+	lines := splitLines(data)
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if m := connectRe.FindStringSubmatch(t); m != nil {
+			c.Devices = append(c.Devices, m[1])
+			continue
+		}
+		if f := classify(t); f != nil {
+			return nil, &parse.Error{Tool: toolConnect, Line: i + 1, Text: l, Reason: f.Reason}
+		}
+		return nil, &parse.Error{Tool: toolConnect, Line: i + 1, Text: l, Reason: "unexpected line"}
+	}
+	return c, nil
+}
+
+const toolDisconnect = "nvme disconnect"
+
+// Disconnect is what "nvme disconnect -n NQN" printed.
+type Disconnect struct {
+	NQN         string `json:"nqn"`
+	Controllers int    `json:"controllers"` // 0 means nothing was connected
+}
+
+var disconnectRe = regexp.MustCompile(`^NQN:(\S+) disconnected (\d+) controller\(s\)$`)
+
+// ParseDisconnect reads "nvme disconnect -n" output. Check Controllers:
+// nvme-cli once exited 1 on success and exits 0 when nothing matched.
+func ParseDisconnect(data []byte) (*Disconnect, error) {
+	lines := splitLines(data)
+	var d *Disconnect
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		m := disconnectRe.FindStringSubmatch(t)
+		switch {
+		case m != nil && d == nil:
+			d = &Disconnect{NQN: m[1]}
+			if _, err := fmt.Sscan(m[2], &d.Controllers); err != nil {
+				return nil, &parse.Error{Tool: toolDisconnect, Line: i + 1, Text: l, Reason: "controller count is not a number"}
+			}
+		case m != nil:
+			return nil, &parse.Error{Tool: toolDisconnect, Line: i + 1, Text: l, Reason: "second disconnect line"}
+		default:
+			reason := "unexpected line"
+			if f := classify(t); f != nil {
+				reason = f.Reason
+			}
+			return nil, &parse.Error{Tool: toolDisconnect, Line: i + 1, Text: l, Reason: reason}
+		}
+	}
+	if d == nil {
+		return nil, missing(toolDisconnect, data, `"NQN:<nqn> disconnected <n> controller(s)" line`)
+	}
+	return d, nil
+}
