@@ -110,9 +110,9 @@ func TestParseErrors(t *testing.T) {
 		line int
 		with string
 	}{
-		{13, "\t\t\tstate:\t\t\tACTIVE"},          // no code
-		{17, "\t\t\tport_lid:\t\tfour"},           // not a number
-		{16, "\t\t\tsomething odd"},               // not key: value in port section
+		{13, "\t\t\tstate:\t\t\tACTIVE"},        // no code
+		{17, "\t\t\tport_lid:\t\tfour"},         // not a number
+		{16, "\t\t\tsomething odd"},             // not key: value in port section
 		{1, "\ttransport:\t\t\tInfiniBand (0)"}, // before hca_id
 	} {
 		mod := append([]string(nil), lines...)
