@@ -1,0 +1,185 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+)
+
+type args struct {
+	Command string            `cty:"command"`
+	Check   *string           `cty:"check"`
+	Creates *string           `cty:"creates"`
+	Removes *string           `cty:"removes"`
+	Chdir   *string           `cty:"chdir"`
+	Env     map[string]string `cty:"env"`
+	Stdin   *string           `cty:"stdin"`
+}
+
+// Plan runs the guards, read-only, and says whether the command would run.
+func (*Shell) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return module.PlanResponse{}, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return module.PlanResponse{}, err
+	}
+	done, why, err := a.guard(ctx, req.Host)
+	if err != nil {
+		return module.PlanResponse{}, err
+	}
+	if done {
+		return module.PlanResponse{Action: module.NoOp, Summary: "already done: " + why}, nil
+	}
+	return module.PlanResponse{Action: module.Change, Summary: "will run: " + oneLine(a.Command) + " (" + why + ")"}, nil
+}
+
+// Apply runs the command unless a guard says it is already done. When the
+// engine planned just before, the guards are not run a second time.
+func (*Shell) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
+	resp := module.ApplyResponse{Outputs: cty.EmptyObjectVal}
+	if err := ctx.Err(); err != nil {
+		return resp, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return resp, err
+	}
+	if p := req.Planned; p != nil && p.Action == module.NoOp {
+		resp.Message = p.Summary
+		return resp, nil
+	}
+	if req.Planned == nil {
+		done, why, err := a.guard(ctx, req.Host)
+		if err != nil {
+			return resp, err
+		}
+		if done {
+			resp.Message = "already done: " + why
+			return resp, nil
+		}
+	}
+	var stdin io.Reader
+	if a.Stdin != nil {
+		stdin = strings.NewReader(*a.Stdin)
+	}
+	out, err := module.Capture(ctx, withStdin{req.Host, stdin}, a.wrap(module.Command("sh", "-c", a.Command), true))
+	resp.RC, resp.Stdout, resp.Stderr = out.RC, out.Stdout, out.Stderr
+	if err != nil {
+		return resp, err
+	}
+	resp.Changed = true
+	if out.RC != 0 {
+		resp.Failed = true
+		resp.Message = fmt.Sprintf("command exited with rc %d", out.RC)
+		if l := lastLine(out.Stderr); l != "" {
+			resp.Message += ": " + l
+		}
+	}
+	return resp, nil
+}
+
+// guard reports whether the step is already done, and why (or why not).
+// Guards are checked in order creates, removes, check; the first that says
+// "done" wins.
+func (a args) guard(ctx context.Context, h module.Host) (bool, string, error) {
+	if a.Creates == nil && a.Removes == nil && a.Check == nil {
+		return false, "unconditional", nil
+	}
+	var why []string
+	if a.Creates != nil {
+		exists, err := a.exists(ctx, h, *a.Creates)
+		if err != nil || exists {
+			return exists, *a.Creates + " exists", err
+		}
+		why = append(why, *a.Creates+" does not exist")
+	}
+	if a.Removes != nil {
+		exists, err := a.exists(ctx, h, *a.Removes)
+		if err != nil || !exists {
+			return !exists, *a.Removes + " does not exist", err
+		}
+		why = append(why, *a.Removes+" exists")
+	}
+	if a.Check != nil {
+		out, err := module.Capture(ctx, h, a.wrap(module.Command("sh", "-c", *a.Check), true))
+		if err != nil {
+			return false, "", fmt.Errorf("shell check: %w", err)
+		}
+		if out.RC == 0 {
+			return true, "check succeeded", nil
+		}
+		why = append(why, fmt.Sprintf("check exited %d", out.RC))
+	}
+	return false, strings.Join(why, ", "), nil
+}
+
+// exists runs test -e; an exit status above 1 is test's own error.
+func (a args) exists(ctx context.Context, h module.Host, path string) (bool, error) {
+	out, err := module.Capture(ctx, h, a.wrap(module.Command("test", "-e", path), false))
+	if err != nil {
+		return false, fmt.Errorf("shell guard: %w", err)
+	}
+	switch out.RC {
+	case 0:
+		return true, nil
+	case 1:
+		return false, nil
+	}
+	return false, fmt.Errorf("shell guard: test -e %s on %s exited %d: %s", path, h.Name(), out.RC, lastLine(out.Stderr))
+}
+
+// wrap prefixes inner with the cd and, if withEnv, the environment
+// assignments, every value quoted.
+func (a args) wrap(inner string, withEnv bool) string {
+	var b strings.Builder
+	if a.Chdir != nil {
+		b.WriteString("cd -- " + module.Quote(*a.Chdir) + " && ")
+	}
+	if withEnv {
+		names := make([]string, 0, len(a.Env))
+		for k := range a.Env {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			b.WriteString(k + "=" + module.Quote(a.Env[k]) + " ")
+		}
+	}
+	b.WriteString(inner)
+	return b.String()
+}
+
+// withStdin is a Host whose commands read from r.
+type withStdin struct {
+	module.Host
+	r io.Reader
+}
+
+func (w withStdin) Run(ctx context.Context, cmd string, _ io.Reader, stdout, stderr io.Writer) (int, error) {
+	return w.Host.Run(ctx, cmd, w.r, stdout, stderr)
+}
+
+// oneLine shortens a command for a one-line plan summary.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " ..."
+	}
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:97]) + "..."
+	}
+	return s
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return oneLine(lines[len(lines)-1])
+}
