@@ -30,7 +30,7 @@ func (localHost) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, s
 }
 
 func (localHost) Put(context.Context, string, io.Reader, fs.FileMode) error { return fs.ErrInvalid }
-func (localHost) Get(context.Context, string, io.Writer) error             { return fs.ErrInvalid }
+func (localHost) Get(context.Context, string, io.Writer) error              { return fs.ErrInvalid }
 
 func TestRealShell(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a dir with 'quotes' and $x")
