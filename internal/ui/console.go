@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/redact"
+)
+
+// Console renders events for people. It is an event.Observer, safe for
+// concurrent use: every event is handled under one mutex and written
+// through one sink, so lines of different hosts never interleave.
+type Console struct {
+	mu      sync.Mutex
+	w       io.Writer
+	err     error
+	st      *styles
+	color   bool
+	term    bool // the writer is a terminal that understands cursor moves
+	verbose bool
+	red     *redact.Redactor
+	width   int
+	diags   *diagFiles
+
+	mode, runID, runbook, failRule string
+	hosts                          []string // in run order
+	hostW                          int
+	steps                          []string
+	curStep                        string
+	wrote                          bool
+
+	tails    map[key]*tail
+	progress map[key]float64 // last printed Elapsed (not a terminal)
+	status   []statusLine    // live status block (terminal)
+	drawn    int             // lines of the status block on screen
+
+	plans     map[string][]event.PlannedHost
+	planOrder []string
+	planSeen  planCounts
+	aborted   *event.Aborted
+}
+
+type key struct{ step, host string }
+
+// NewConsole returns a Console writing to w. An invalid opts.Color is
+// treated as "auto"; use UseColor to validate a flag first.
+func NewConsole(w io.Writer, opts Options) *Console {
+	on, _ := UseColor(opts.Color, opts.Env, opts.IsTerminal)
+	return &Console{
+		w:        w,
+		st:       newStyles(on),
+		color:    on,
+		term:     opts.IsTerminal && getenv(opts.Env, "TERM") != "dumb",
+		verbose:  opts.Verbose,
+		red:      opts.Redact,
+		width:    opts.Width,
+		diags:    newDiagFiles(opts.Sources),
+		tails:    map[key]*tail{},
+		progress: map[key]float64{},
+		plans:    map[string][]event.PlannedHost{},
+	}
+}
+
+// Err returns the first error met writing to the sink.
+func (c *Console) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close clears a live status block, if any, and returns Err.
+func (c *Console) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.status = nil
+	c.emit()
+	return c.err
+}
+
+// Observe renders one event.
+func (c *Console) Observe(e event.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch e := deref(e).(type) {
+	case event.RunStarted:
+		c.runStarted(e)
+	case event.StepStarted:
+		c.stepStarted(e)
+	case event.Output:
+		c.output(e)
+	case event.Progress:
+		c.showProgress(e)
+	case event.Retry:
+		c.retry(e)
+	case event.HostFinished:
+		c.hostFinished(e)
+	case event.StepFinished:
+		if c.mode == "plan" {
+			c.flushPlan(e.Step)
+		}
+	case event.PlannedHost:
+		c.planned(e)
+	case event.HostDropped:
+		c.dropStatus(e.Host)
+		c.emit(c.hostCol(e.Host) + "  " + c.st.failed.Sprint("dropped from the run") + ": " + c.text(e.Reason))
+	case event.Warning:
+		c.warning(e)
+	case event.Aborted:
+		c.abort(e)
+	case event.RunFinished:
+		c.runFinished(e)
+	}
+}
+
+// deref turns pointers to events into values, so observers accept both.
+func deref(e event.Event) event.Event {
+	switch p := e.(type) {
+	case *event.RunStarted:
+		return *p
+	case *event.StepStarted:
+		return *p
+	case *event.HostStarted:
+		return *p
+	case *event.Output:
+		return *p
+	case *event.Progress:
+		return *p
+	case *event.Retry:
+		return *p
+	case *event.HostFinished:
+		return *p
+	case *event.StepFinished:
+		return *p
+	case *event.PlannedHost:
+		return *p
+	case *event.HostDropped:
+		return *p
+	case *event.Aborted:
+		return *p
+	case *event.RunFinished:
+		return *p
+	case *event.Warning:
+		return *p
+	}
+	return e
+}
+
+// text redacts and cleans one piece of text for a single line.
+func (c *Console) text(s string) string {
+	return clean(c.red.String(s))
+}
+
+// hostCol is the host name, coloured, padded to the host column.
+func (c *Console) hostCol(h string) string {
+	h = c.red.String(h)
+	return c.st.host(h).Sprint(h) + pad("", c.hostW-len([]rune(h)))
+}
+
+// blankCol is an empty host column, for lines continuing a host's entry.
+func (c *Console) blankCol() string { return pad("", c.hostW) }
+
+// emit writes lines (each without newline) below the output so far: a live
+// status block is erased first and drawn again after. Every line is
+// redacted once more as a last guard.
+func (c *Console) emit(lines ...string) {
+	var b strings.Builder
+	if c.drawn > 0 {
+		// Back to the first status line, erase to the end of the screen.
+		b.WriteString("\r\x1b[" + strconv.Itoa(c.drawn) + "A\x1b[J")
+		c.drawn = 0
+	}
+	for _, l := range lines {
+		b.WriteString(c.red.String(l))
+		b.WriteByte('\n')
+	}
+	if len(lines) > 0 {
+		c.wrote = true
+	}
+	if c.term {
+		for _, s := range c.status {
+			b.WriteString(c.red.String(s.render(c)))
+			b.WriteByte('\n')
+			c.drawn++
+		}
+	}
+	if b.Len() == 0 || c.err != nil {
+		return
+	}
+	if _, err := io.WriteString(c.w, b.String()); err != nil {
+		c.err = err
+	}
+}
+
+// emitBlock writes pre-rendered multi-line text.
+func (c *Console) emitBlock(s string) {
+	if s == "" {
+		return
+	}
+	c.emit(strings.Split(strings.TrimRight(s, "\n"), "\n")...)
+}
+
+// header starts a section, after a blank line when something came before.
+func (c *Console) header(s string) {
+	if c.wrote {
+		c.emit("")
+	}
+	c.emit(c.st.header.Sprint("== " + s))
+}

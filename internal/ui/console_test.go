@@ -1,0 +1,193 @@
+package ui
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/golden"
+	"github.com/provadev/prova/internal/redact"
+)
+
+func render(t *testing.T, opts Options, events []event.Event) string {
+	t.Helper()
+	var b bytes.Buffer
+	c := NewConsole(&b, opts)
+	for _, e := range events {
+		c.Observe(e)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestConsoleGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   Options
+		events func(testing.TB) []event.Event
+	}{
+		{"apply.never", Options{Color: "never"}, applyEvents},
+		{"apply.always", Options{Color: "always"}, applyEvents},
+		{"apply.verbose", Options{Color: "never", Verbose: true}, applyEvents},
+		{"apply.terminal", Options{Color: "auto", IsTerminal: true, Env: []string{"NO_COLOR=1"}, Width: 60}, applyEvents},
+		{"plan.never", Options{Color: "never"}, func(testing.TB) []event.Event { return planEvents() }},
+		{"plan.always", Options{Color: "always"}, func(testing.TB) []event.Event { return planEvents() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Redact = redact.New(secret)
+			tt.opts.Sources = sources()
+			got := render(t, tt.opts, tt.events(t))
+			if strings.Contains(got, secret) {
+				t.Errorf("secret written to the console")
+			}
+			golden.Check(t, filepath.Join("testdata", tt.name+".golden"), []byte(got))
+		})
+	}
+}
+
+func TestColorDecision(t *testing.T) {
+	tests := []struct {
+		mode string
+		env  []string
+		tty  bool
+		want bool
+	}{
+		{"never", nil, true, false},
+		{"always", []string{"NO_COLOR=1"}, false, true},
+		{"auto", nil, true, true},
+		{"", nil, true, true},
+		{"auto", nil, false, false},
+		{"auto", []string{"NO_COLOR=1"}, true, false},
+		{"auto", []string{"NO_COLOR="}, true, true},
+		{"auto", []string{"NO_COLOR=1", "NO_COLOR="}, true, true},
+		{"auto", []string{"TERM=dumb"}, true, false},
+		{"auto", []string{"TERM=xterm-256color"}, true, true},
+	}
+	for _, tt := range tests {
+		got, err := UseColor(tt.mode, tt.env, tt.tty)
+		if err != nil || got != tt.want {
+			t.Errorf("UseColor(%q, %q, %v) = %v, %v; want %v", tt.mode, tt.env, tt.tty, got, err, tt.want)
+		}
+		// The console follows the same decision.
+		out := render(t, Options{Color: tt.mode, Env: tt.env, IsTerminal: tt.tty}, planEvents())
+		if has := strings.Contains(out, "\x1b["); has != tt.want {
+			t.Errorf("console with %q, %q, tty=%v: escape sequences %v, want %v", tt.mode, tt.env, tt.tty, has, tt.want)
+		}
+	}
+	if _, err := UseColor("sometimes", nil, true); err == nil {
+		t.Error("UseColor accepted an invalid mode")
+	}
+}
+
+func TestHostColourStable(t *testing.T) {
+	a, b := newStyles(true), newStyles(true)
+	for _, h := range hosts {
+		if a.host(h).Sprint(h) != b.host(h).Sprint(h) {
+			t.Errorf("host %s gets different colours", h)
+		}
+	}
+	seen := map[string]bool{}
+	for _, h := range []string{"gpfs01", "gpfs02", "gpfs03", "gpfs04", "gpfs05", "gpfs06"} {
+		seen[a.host(h).Sprint("x")] = true
+	}
+	if len(seen) < 2 {
+		t.Error("six hosts share one colour")
+	}
+}
+
+func TestProgressNotTerminal(t *testing.T) {
+	var evs []event.Event
+	for s := 0.0; s <= 35; s += 0.5 {
+		evs = append(evs, event.Progress{Step: "restart.gpfs", Host: "h1", Elapsed: s})
+	}
+	evs = append(evs, event.Progress{Step: "restart.gpfs", Host: "h2", Elapsed: 1})
+	out := render(t, Options{Color: "never"}, evs)
+	if n := strings.Count(out, "h1  "); n != 4 { // at 0, 10, 20 and 30 s
+		t.Errorf("h1 progress printed %d times, want 4:\n%s", n, out)
+	}
+	if n := strings.Count(out, "h2  "); n != 1 {
+		t.Errorf("h2 progress printed %d times, want 1", n)
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("cursor movement written to a non-terminal")
+	}
+}
+
+func TestProgressTerminalStatusBlock(t *testing.T) {
+	var b bytes.Buffer
+	c := NewConsole(&b, Options{Color: "never", IsTerminal: true})
+	c.Observe(event.RunStarted{Mode: "apply", Hosts: []string{"h1", "h2"}})
+	c.Observe(event.Progress{Step: "s", Host: "h1", Elapsed: 1})
+	c.Observe(event.Progress{Step: "s", Host: "h2", Elapsed: 1})
+	b.Reset()
+	c.Observe(event.Progress{Step: "s", Host: "h1", Elapsed: 2})
+	// Two status lines are on screen: go up two, erase, draw both again.
+	want := "\r\x1b[2A\x1b[J" + "h1  in progress [2.0s elapsed]\n" + "h2  in progress [1.0s elapsed]\n"
+	if got := b.String(); got != want {
+		t.Errorf("redraw = %q, want %q", got, want)
+	}
+	b.Reset()
+	c.Observe(event.HostFinished{Step: "s", Host: "h1", Status: event.OK})
+	want = "\r\x1b[2A\x1b[J" + "h1  ok\n" + "h2  in progress [1.0s elapsed]\n"
+	if got := b.String(); got != want {
+		t.Errorf("after h1 finished = %q, want %q", got, want)
+	}
+	b.Reset()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := b.String(), "\r\x1b[1A\x1b[J"; got != want {
+		t.Errorf("Close = %q, want %q", got, want)
+	}
+}
+
+func TestTermDumbNoCursorMoves(t *testing.T) {
+	out := render(t, Options{IsTerminal: true, Env: []string{"TERM=dumb"}}, []event.Event{
+		event.Progress{Step: "s", Host: "h1", Elapsed: 1},
+		event.Progress{Step: "s", Host: "h1", Elapsed: 2},
+	})
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("escape sequences with TERM=dumb: %q", out)
+	}
+}
+
+func TestFailedHostShowsStderrTail(t *testing.T) {
+	var evs []event.Event
+	for i := range 15 {
+		evs = append(evs, event.Output{Step: "s", Host: "h", Stream: "stderr", Line: "err " + string(rune('a'+i))})
+	}
+	evs = append(evs,
+		event.Output{Step: "s", Host: "ok", Stream: "stderr", Line: "noise"},
+		event.HostFinished{Step: "s", Host: "ok", Status: event.OK},
+		event.HostFinished{Step: "s", Host: "h", Status: event.Failed, Message: "exit 1"})
+	out := render(t, Options{Color: "never"}, evs)
+	if strings.Contains(out, "noise") {
+		t.Error("output of a host that succeeded shown without --verbose")
+	}
+	if strings.Contains(out, "err e\n") || !strings.Contains(out, "h | err f\n") || !strings.Contains(out, "h | err o\n") {
+		t.Errorf("want the last %d stderr lines of the failed host:\n%s", tailLines, out)
+	}
+}
+
+func TestWriteErrorKept(t *testing.T) {
+	c := NewConsole(failWriter{}, Options{})
+	c.Observe(event.Warning{Message: "x"})
+	if c.Err() == nil {
+		t.Error("write error lost")
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errWrite }
+
+var errWrite = &writeError{}
+
+type writeError struct{}
+
+func (*writeError) Error() string { return "disk full" }

@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/provadev/prova/engine/event"
+)
+
+// planned buffers a host's plan; plans are shown grouped by step when the
+// step finishes planning, or at the end of the run.
+func (c *Console) planned(e event.PlannedHost) {
+	if _, ok := c.plans[e.Step]; !ok {
+		c.planOrder = append(c.planOrder, e.Step)
+	}
+	c.plans[e.Step] = append(c.plans[e.Step], e)
+	switch e.Action {
+	case "change":
+		c.planSeen.change++
+	case "known after apply":
+		c.planSeen.unknown++
+	case "no change":
+		c.planSeen.noop++
+	case "skip":
+		c.planSeen.skip++
+	}
+}
+
+// flushPlans shows every buffered step in run order.
+func (c *Console) flushPlans() {
+	order := append([]string(nil), c.planOrder...)
+	idx := indexOf(c.steps)
+	sort.SliceStable(order, func(i, j int) bool { return rank(idx, order[i]) < rank(idx, order[j]) })
+	for _, s := range order {
+		c.flushPlan(s)
+	}
+}
+
+func indexOf(list []string) map[string]int {
+	m := make(map[string]int, len(list))
+	for i, s := range list {
+		if _, ok := m[s]; !ok {
+			m[s] = i
+		}
+	}
+	return m
+}
+
+// rank orders names known to the run first, in run order.
+func rank(idx map[string]int, s string) int {
+	if i, ok := idx[s]; ok {
+		return i
+	}
+	return len(idx)
+}
+
+// flushPlan renders one step's plan, hosts in inventory order:
+//
+//	~ gpfs01  verbsRdma: disable -> enable
+//	= gpfs02  no change
+func (c *Console) flushPlan(step string) {
+	ps, ok := c.plans[step]
+	if !ok {
+		return
+	}
+	delete(c.plans, step)
+	for i, s := range c.planOrder {
+		if s == step {
+			c.planOrder = append(c.planOrder[:i:i], c.planOrder[i+1:]...)
+			break
+		}
+	}
+	idx := indexOf(c.hosts)
+	sort.SliceStable(ps, func(i, j int) bool {
+		ri, rj := rank(idx, ps[i].Host), rank(idx, ps[j].Host)
+		if ri != rj {
+			return ri < rj
+		}
+		return ps[i].Host < ps[j].Host
+	})
+	c.header(fmt.Sprintf("step %s (%s)", c.text(step), plural(len(ps), "host", "hosts")))
+	var out []string
+	for _, p := range ps {
+		sym, col := p.Symbol, c.st.dim
+		switch p.Action {
+		case "change":
+			col = c.st.change
+		case "known after apply":
+			col = c.st.unknown
+		case "no change", "skip":
+		default:
+			col = c.st.bold
+		}
+		if sym == "" {
+			sym = symbolOf(p.Action)
+		}
+		what := p.Summary
+		if what == "" {
+			what = p.Action
+		}
+		out = append(out, "  "+col.Sprint(sym)+" "+c.hostCol(p.Host)+"  "+c.text(what))
+		for _, ch := range p.Changes {
+			s := fmt.Sprintf("%s: %s -> %s", ch.Name, orUnset(ch.From), orUnset(ch.To))
+			if s == p.Summary {
+				continue
+			}
+			out = append(out, "    "+c.blankCol()+"    "+c.text(s))
+		}
+	}
+	c.emit(out...)
+}
+
+// symbolOf is module.Action.Symbol for an action named in words.
+func symbolOf(action string) string {
+	switch action {
+	case "no change":
+		return "="
+	case "change":
+		return "~"
+	case "known after apply":
+		return "?"
+	case "skip":
+		return "-"
+	}
+	return "!"
+}
+
+func orUnset(v string) string {
+	if v == "" {
+		return "(unset)"
+	}
+	return v
+}

@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/provadev/prova/engine/event"
+)
+
+// tailLines is how many output lines per stream are kept for a host, to
+// show when the step fails there.
+const tailLines = 10
+
+type tail struct{ stdout, stderr []string }
+
+func (t *tail) add(stream, line string) {
+	p := &t.stdout
+	if stream == "stderr" {
+		p = &t.stderr
+	}
+	*p = append(*p, line)
+	if len(*p) > tailLines {
+		*p = (*p)[len(*p)-tailLines:]
+	}
+}
+
+func (c *Console) runStarted(e event.RunStarted) {
+	c.mode, c.runID, c.runbook, c.failRule = e.Mode, e.RunID, e.Runbook, e.FailRule
+	c.hosts = append([]string(nil), e.Hosts...)
+	c.steps = append([]string(nil), e.Steps...)
+	for _, h := range e.Hosts {
+		c.hostW = max(c.hostW, utf8.RuneCountInString(c.red.String(h)))
+	}
+	verb := "Applying"
+	if e.Mode == "plan" {
+		verb = "Planning"
+	}
+	line := c.st.bold.Sprintf("%s %s on %s, %s", verb, c.text(e.Runbook),
+		plural(len(e.Hosts), "host", "hosts"), plural(len(e.Steps), "step", "steps"))
+	if e.RunID != "" {
+		line += c.st.dim.Sprint(" (run " + c.text(e.RunID) + ")")
+	}
+	c.emit(line)
+	if e.FailRule != "" && e.Mode != "plan" {
+		c.emit("Failure rule: " + c.text(e.FailRule))
+	}
+}
+
+func (c *Console) stepStarted(e event.StepStarted) {
+	c.curStep = e.Step
+	if c.mode == "plan" {
+		return
+	}
+	what := plural(len(e.Hosts), "host", "hosts")
+	if e.Batch > 0 {
+		what = fmt.Sprintf("batch %d, %s", e.Batch, what)
+	}
+	c.header(fmt.Sprintf("step %s (%s)", c.text(e.Step), what))
+}
+
+func (c *Console) output(e event.Output) {
+	k := key{e.Step, e.Host}
+	for _, l := range strings.Split(strings.TrimSuffix(e.Line, "\n"), "\n") {
+		l = c.text(l)
+		if c.verbose {
+			c.emit(c.hostCol(e.Host) + c.st.dim.Sprint(" | ") + l)
+			continue
+		}
+		t := c.tails[k]
+		if t == nil {
+			t = &tail{}
+			c.tails[k] = t
+		}
+		t.add(e.Stream, l)
+	}
+}
+
+func (c *Console) retry(e event.Retry) {
+	c.emit(c.hostCol(e.Host) + "  " + c.st.retry.Sprintf("attempt %d failed", e.Attempt) +
+		c.stepNote(e.Step) + ": " + c.text(e.Reason) + "; retrying in " + duration(e.Delay))
+}
+
+// stepNote names the step when it is not the one whose header is shown.
+func (c *Console) stepNote(step string) string {
+	if step == "" || c.curStep == "" || step == c.curStep {
+		return ""
+	}
+	return c.st.dim.Sprint(" [" + c.text(step) + "]")
+}
+
+func (c *Console) hostFinished(e event.HostFinished) {
+	k := key{e.Step, e.Host}
+	c.dropStatus(e.Host)
+	delete(c.progress, k)
+	t := c.tails[k]
+	delete(c.tails, k)
+
+	var word string
+	switch e.Status {
+	case event.OK:
+		word = c.st.ok.Sprint("ok")
+	case event.Changed:
+		word = c.st.changed.Sprint("changed")
+	case event.Failed:
+		word = c.st.failed.Sprint("FAILED")
+	case event.Skipped:
+		word = c.st.skipped.Sprint("skipped")
+	case event.Unreachable:
+		word = c.st.failed.Sprint("UNREACHABLE")
+	case event.Warned:
+		word = c.st.warn.Sprint("warn")
+	default:
+		word = c.text(string(e.Status))
+	}
+	msg := lines(c.red.String(e.Message))
+	line := c.hostCol(e.Host) + "  " + word
+	if len(msg) > 0 {
+		line += ": " + clean(msg[0])
+	}
+	line += c.stepNote(e.Step)
+	if e.Duration > 0 {
+		line += c.st.dim.Sprint(" (" + duration(e.Duration) + ")")
+	}
+	out := []string{line}
+	for _, m := range msg[min(1, len(msg)):] {
+		out = append(out, c.blankCol()+"  "+clean(m))
+	}
+	for _, ch := range e.Checks {
+		if ch.Verdict == "pass" && !c.verbose {
+			continue
+		}
+		out = append(out, c.blankCol()+"    "+c.check(ch))
+	}
+	if t != nil && (e.Status == event.Failed || e.Status == event.Unreachable) {
+		tl := t.stderr
+		if len(tl) == 0 {
+			tl = t.stdout
+		}
+		for _, l := range tl {
+			out = append(out, c.hostCol(e.Host)+c.st.dim.Sprint(" | ")+l)
+		}
+	}
+	c.emit(out...)
+	if len(e.Diagnostics) > 0 {
+		c.emit("")
+		c.emitBlock(c.renderDiags(e.Diagnostics))
+		c.emit("")
+	}
+}
+
+// check renders one assertion: verdict, name, measured value, threshold.
+func (c *Console) check(ch event.Check) string {
+	v := c.text(ch.Verdict)
+	switch ch.Verdict {
+	case "pass":
+		v = c.st.ok.Sprint(v)
+	case "fail":
+		v = c.st.failed.Sprint(v)
+	case "warn":
+		v = c.st.warn.Sprint(v)
+	default:
+		v = c.st.skipped.Sprint(v)
+	}
+	s := fmt.Sprintf("%s %s = %s", v, c.text(ch.Name), c.text(ch.Measured))
+	if ch.Threshold != "" {
+		s += " (threshold " + c.text(ch.Threshold) + ")"
+	}
+	if ch.Message != "" {
+		s += ": " + c.text(ch.Message)
+	}
+	return s
+}
+
+func (c *Console) warning(e event.Warning) {
+	w := c.st.warn.Sprint("Warning") + ": " + c.text(e.Message)
+	if e.Host != "" {
+		c.emit(c.hostCol(e.Host) + "  " + w)
+		return
+	}
+	c.emit(w)
+}
+
+func (c *Console) abort(e event.Aborted) {
+	c.aborted = &e
+	c.flushPlans()
+	c.status = nil
+	c.emit("", c.st.failed.Sprint("Aborted")+": "+c.text(e.Reason))
+	if len(e.HalfDone) > 0 {
+		names := make([]string, len(e.HalfDone))
+		for i, s := range e.HalfDone {
+			names[i] = c.text(s)
+		}
+		c.emit("Half-done steps (started on some hosts, not finished on all): " + strings.Join(names, ", "))
+	}
+}
