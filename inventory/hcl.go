@@ -1,0 +1,297 @@
+package inventory
+
+import (
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+var connAttrNames = []string{
+	"user", "port", "identity_file", "proxy_jump", "known_hosts", "ssh_config",
+	"strict_host_key_checking", "connect_timeout", "become", "become_user",
+}
+
+func schemaWith(extra ...string) *hcl.BodySchema {
+	s := &hcl.BodySchema{}
+	for _, n := range append(append([]string(nil), connAttrNames...), extra...) {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: n})
+	}
+	return s
+}
+
+var (
+	rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "defaults"},
+		{Type: "host", LabelNames: []string{"name"}},
+		{Type: "group", LabelNames: []string{"name"}},
+	}}
+	defaultsSchema = schemaWith("vars")
+	hostSchema     = schemaWith("address", "groups", "vars")
+	groupSchema    = schemaWith("vars", "children", "hosts")
+)
+
+// hclParser fills a builder from an HCL inventory.
+type hclParser struct {
+	b        *builder
+	dir      string
+	defaults *hcl.Block
+	groups   map[string]*hcl.Block
+}
+
+func parseHCL(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
+	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	content, d := file.Body.Content(rootSchema)
+	diags = append(diags, d...)
+	p := &hclParser{b: newBuilder(), dir: filepath.Dir(filename), groups: map[string]*hcl.Block{}}
+	for _, blk := range content.Blocks {
+		switch blk.Type {
+		case "defaults":
+			p.defaultsBlock(blk)
+		case "host":
+			p.hostBlock(blk)
+		case "group":
+			p.groupBlock(blk)
+		}
+	}
+	p.b.diags = append(diags, p.b.diags...)
+	return p.b.build()
+}
+
+func (p *hclParser) defaultsBlock(blk *hcl.Block) {
+	if p.defaults != nil {
+		p.b.errorf(blk.DefRange, "Duplicate defaults block", "Only one defaults block is allowed; the first is at %s.", describeRange(p.defaults.DefRange))
+		return
+	}
+	p.defaults = blk
+	content, diags := blk.Body.Content(defaultsSchema)
+	p.b.diags = append(p.b.diags, diags...)
+	p.b.defaults = p.conn(content.Attributes)
+	if a, ok := content.Attributes["vars"]; ok {
+		vars, d := attrVars(a)
+		p.b.diags = append(p.b.diags, d...)
+		p.b.defaultVars = vars
+	}
+}
+
+func (p *hclParser) hostBlock(blk *hcl.Block) {
+	label, labelRange := blk.Labels[0], blk.LabelRanges[0]
+	names, ok := p.names(label, labelRange, checkHostName)
+	content, diags := blk.Body.Content(hostSchema)
+	p.b.diags = append(p.b.diags, diags...)
+	if !ok {
+		return
+	}
+	conn := p.conn(content.Attributes)
+	var vars map[string]cty.Value
+	if a, ok := content.Attributes["vars"]; ok {
+		vars, diags = attrVars(a)
+		p.b.diags = append(p.b.diags, diags...)
+	}
+	var groups []string
+	var groupRanges []hcl.Range
+	if a, ok := content.Attributes["groups"]; ok {
+		var d hcl.Diagnostics
+		groups, groupRanges, _, d = attrStringList(a, false)
+		p.b.diags = append(p.b.diags, d...)
+		for i, g := range groups {
+			if err := checkGroupName(g); err != nil {
+				p.b.errorf(groupRanges[i], "Invalid group name", "%s.", err)
+			}
+		}
+	}
+	addrs := make([]string, len(names))
+	if a, ok := content.Attributes["address"]; ok {
+		addr, ok, d := attrString(a)
+		p.b.diags = append(p.b.diags, d...)
+		if ok {
+			addrs = p.addresses(addr, a.Expr.Range(), label, names)
+		}
+	}
+	for i, n := range names {
+		h := p.b.host(n, blk.DefRange)
+		if h.declared {
+			p.b.errorf(labelRange, "Duplicate host", "Host %q is already defined at %s.", n, describeRange(h.rng))
+			continue
+		}
+		h.declared = true
+		h.rng = blk.DefRange
+		h.address = addrs[i]
+		h.conn = conn
+		setVars(&h.vars, vars)
+		for j, g := range groups {
+			p.b.member(h, g, groupRanges[j])
+		}
+	}
+}
+
+// addresses expands the address of a host block whose label expanded to
+// names: a range label takes either no address or a range address with the
+// same count.
+func (p *hclParser) addresses(addr string, rng hcl.Range, label string, names []string) []string {
+	out := make([]string, len(names))
+	if !hasRange(label) {
+		out[0] = addr
+		return out
+	}
+	expanded, err := ExpandRange(addr)
+	if err != nil {
+		p.b.errorf(rng, "Invalid address range", "%s.", err)
+		return out
+	}
+	if len(expanded) != len(names) {
+		p.b.errorf(rng, "Address does not match host range",
+			"Host %q expands to %d hosts but address %q gives %d addresses; with a range label, omit the address or give a range of the same length, such as \"10.0.0.[11:14]\".",
+			label, len(names), addr, len(expanded))
+		return out
+	}
+	return expanded
+}
+
+func (p *hclParser) groupBlock(blk *hcl.Block) {
+	name, labelRange := blk.Labels[0], blk.LabelRanges[0]
+	content, diags := blk.Body.Content(groupSchema)
+	p.b.diags = append(p.b.diags, diags...)
+	if err := checkGroupName(name); err != nil {
+		p.b.errorf(labelRange, "Invalid group name", "%s.", err)
+		return
+	}
+	if prev, dup := p.groups[name]; dup {
+		p.b.errorf(labelRange, "Duplicate group", "Group %q is already defined at %s.", name, describeRange(prev.DefRange))
+		return
+	}
+	p.groups[name] = blk
+	g := p.b.group(name, blk.DefRange)
+	g.known, g.block, g.rng = true, true, blk.DefRange
+	g.conn = p.conn(content.Attributes)
+	if a, ok := content.Attributes["vars"]; ok {
+		vars, d := attrVars(a)
+		p.b.diags = append(p.b.diags, d...)
+		g.vars = vars
+	}
+	if a, ok := content.Attributes["children"]; ok {
+		children, ranges, _, d := attrStringList(a, false)
+		p.b.diags = append(p.b.diags, d...)
+		for i, c := range children {
+			if err := checkGroupName(c); err != nil {
+				p.b.errorf(ranges[i], "Invalid group name", "%s.", err)
+				continue
+			}
+			p.b.child(name, c, ranges[i])
+		}
+	}
+	if a, ok := content.Attributes["hosts"]; ok {
+		hosts, ranges, _, d := attrStringList(a, false)
+		p.b.diags = append(p.b.diags, d...)
+		for i, h := range hosts {
+			names, ok := p.names(h, ranges[i], checkHostName)
+			if !ok {
+				continue
+			}
+			for _, n := range names {
+				p.b.member(p.b.host(n, ranges[i]), name, ranges[i])
+			}
+		}
+	}
+}
+
+// names expands a host label or list element, reporting errors at rng.
+func (p *hclParser) names(s string, rng hcl.Range, check func(string) error) ([]string, bool) {
+	names, err := ExpandRange(s)
+	if err != nil {
+		p.b.errorf(rng, "Invalid host range", "%s.", err)
+		return nil, false
+	}
+	for _, n := range names {
+		if err := check(n); err != nil {
+			p.b.errorf(rng, "Invalid host name", "%s.", err)
+			return nil, false
+		}
+	}
+	return names, true
+}
+
+// conn decodes the connection attributes present in attrs.
+func (p *hclParser) conn(attrs hcl.Attributes) connDef {
+	var c connDef
+	var diags hcl.Diagnostics
+	str := func(name string, field connField, dst *string, check func(string) error) {
+		a, ok := attrs[name]
+		if !ok {
+			return
+		}
+		s, ok, d := attrString(a)
+		diags = append(diags, d...)
+		if !ok {
+			return
+		}
+		if check != nil {
+			if err := check(s); err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value for " + name, Detail: err.Error() + ".", Subject: a.Expr.Range().Ptr()})
+				return
+			}
+		}
+		*dst = s
+		c.set |= field
+	}
+	str("user", fUser, &c.c.User, nil)
+	str("proxy_jump", fProxyJump, &c.c.ProxyJump, nil)
+	str("known_hosts", fKnownHosts, &c.c.KnownHosts, nil)
+	str("ssh_config", fSSHConfig, &c.c.SSHConfig, nil)
+	str("become_user", fBecomeUser, &c.c.BecomeUser, nil)
+	c.c.KnownHosts = resolvePath(p.dir, c.c.KnownHosts)
+	c.c.SSHConfig = resolvePath(p.dir, c.c.SSHConfig)
+	if a, ok := attrs["strict_host_key_checking"]; ok {
+		v, ok, d := evalAttr(a)
+		diags = append(diags, d...)
+		if ok {
+			switch {
+			case v.Type() == cty.Bool && v.True():
+				c.c.StrictHostKeyChecking, c.set = "yes", c.set|fStrict
+			case v.Type() == cty.Bool:
+				c.c.StrictHostKeyChecking, c.set = "no", c.set|fStrict
+			case v.Type() == cty.String && validStrict(v.AsString()):
+				c.c.StrictHostKeyChecking, c.set = v.AsString(), c.set|fStrict
+			default:
+				diags = append(diags, typeError(a, "\"yes\", \"accept-new\" or \"no\"")...)
+			}
+		}
+	}
+	if a, ok := attrs["port"]; ok {
+		port, ok, d := attrPort(a)
+		diags = append(diags, d...)
+		if ok {
+			c.c.Port, c.set = port, c.set|fPort
+		}
+	}
+	if a, ok := attrs["identity_file"]; ok {
+		files, _, ok, d := attrStringList(a, true)
+		diags = append(diags, d...)
+		if ok {
+			for i := range files {
+				files[i] = resolvePath(p.dir, files[i])
+			}
+			c.c.IdentityFiles, c.set = files, c.set|fIdentity
+		}
+	}
+	if a, ok := attrs["connect_timeout"]; ok {
+		d, ok, dd := attrDuration(a)
+		diags = append(diags, dd...)
+		if ok {
+			c.c.ConnectTimeout, c.set = d, c.set|fTimeout
+		}
+	}
+	if a, ok := attrs["become"]; ok {
+		bv, ok, d := attrBool(a)
+		diags = append(diags, d...)
+		if ok {
+			c.c.Become, c.set = bv, c.set|fBecome
+		}
+	}
+	p.b.diags = append(p.b.diags, diags...)
+	return c
+}

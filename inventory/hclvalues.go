@@ -1,0 +1,190 @@
+package inventory
+
+import (
+	"fmt"
+	"math/big"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// evalAttr evaluates an attribute with no variables and no functions. ok is
+// false when the value is null or there were errors.
+func evalAttr(attr *hcl.Attribute) (cty.Value, bool, hcl.Diagnostics) {
+	v, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+		return v, false, diags
+	}
+	return v, true, diags
+}
+
+func typeError(attr *hcl.Attribute, want string) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid value for " + attr.Name,
+		Detail:   fmt.Sprintf("The %s argument must be %s.", attr.Name, want),
+		Subject:  attr.Expr.Range().Ptr(),
+	}}
+}
+
+func attrString(attr *hcl.Attribute) (string, bool, hcl.Diagnostics) {
+	v, ok, diags := evalAttr(attr)
+	if !ok {
+		return "", false, diags
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return "", false, append(diags, typeError(attr, "a string")...)
+	}
+	return s.AsString(), true, diags
+}
+
+func attrBool(attr *hcl.Attribute) (bool, bool, hcl.Diagnostics) {
+	v, ok, diags := evalAttr(attr)
+	if !ok {
+		return false, false, diags
+	}
+	bv, err := convert.Convert(v, cty.Bool)
+	if err != nil {
+		return false, false, append(diags, typeError(attr, "a bool")...)
+	}
+	return bv.True(), true, diags
+}
+
+func attrPort(attr *hcl.Attribute) (int, bool, hcl.Diagnostics) {
+	v, ok, diags := evalAttr(attr)
+	if !ok {
+		return 0, false, diags
+	}
+	nv, err := convert.Convert(v, cty.Number)
+	if err != nil {
+		return 0, false, append(diags, typeError(attr, "a number")...)
+	}
+	p, ok := portOf(nv.AsBigFloat())
+	if !ok {
+		return 0, false, append(diags, typeError(attr, "a whole number from 1 to 65535")...)
+	}
+	return p, true, diags
+}
+
+func portOf(f *big.Float) (int, bool) {
+	if !f.IsInt() {
+		return 0, false
+	}
+	i, acc := f.Int64()
+	if acc != big.Exact || i < 1 || i > 65535 {
+		return 0, false
+	}
+	return int(i), true
+}
+
+// attrDuration accepts a Go duration string ("10s") or a number of seconds.
+func attrDuration(attr *hcl.Attribute) (time.Duration, bool, hcl.Diagnostics) {
+	v, ok, diags := evalAttr(attr)
+	if !ok {
+		return 0, false, diags
+	}
+	d, err := durationOf(v)
+	if err != nil {
+		return 0, false, append(diags, typeError(attr, "a duration such as \"10s\" or a number of seconds")...)
+	}
+	return d, true, diags
+}
+
+func durationOf(v cty.Value) (time.Duration, error) {
+	if v.Type() == cty.Number {
+		f, _ := v.AsBigFloat().Float64()
+		if f < 0 || f > 1e6 {
+			return 0, fmt.Errorf("out of range")
+		}
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return 0, err
+	}
+	str := strings.TrimSpace(s.AsString())
+	if isDigits(str) && len(str) < 7 {
+		v, _ := cty.ParseNumberVal(str)
+		return durationOf(v)
+	}
+	d, err := time.ParseDuration(str)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("bad duration %q", str)
+	}
+	return d, nil
+}
+
+// attrStringList accepts a string or a list of strings and returns the
+// range of each element (the whole expression when elements are not
+// literal).
+func attrStringList(attr *hcl.Attribute, allowSingle bool) ([]string, []hcl.Range, bool, hcl.Diagnostics) {
+	v, ok, diags := evalAttr(attr)
+	if !ok {
+		return nil, nil, false, diags
+	}
+	want := "a list of strings"
+	if allowSingle {
+		want = "a string or a list of strings"
+		if v.Type() == cty.String {
+			return []string{v.AsString()}, []hcl.Range{attr.Expr.Range()}, true, diags
+		}
+	}
+	lv, err := convert.Convert(v, cty.List(cty.String))
+	if err != nil || !lv.IsWhollyKnown() {
+		return nil, nil, false, append(diags, typeError(attr, want)...)
+	}
+	var elemRanges []hcl.Range
+	if tup, isTup := attr.Expr.(*hclsyntax.TupleConsExpr); isTup {
+		for _, e := range tup.Exprs {
+			elemRanges = append(elemRanges, e.Range())
+		}
+	}
+	var out []string
+	var ranges []hcl.Range
+	i := 0
+	for it := lv.ElementIterator(); it.Next(); i++ {
+		_, ev := it.Element()
+		if ev.IsNull() {
+			return nil, nil, false, append(diags, typeError(attr, want)...)
+		}
+		out = append(out, ev.AsString())
+		if i < len(elemRanges) {
+			ranges = append(ranges, elemRanges[i])
+		} else {
+			ranges = append(ranges, attr.Expr.Range())
+		}
+	}
+	return out, ranges, true, diags
+}
+
+// attrVars accepts an object or map and returns its attributes.
+func attrVars(attr *hcl.Attribute) (map[string]cty.Value, hcl.Diagnostics) {
+	v, ok, diags := evalAttr(attr)
+	if !ok {
+		return nil, diags
+	}
+	if !v.Type().IsObjectType() && !v.Type().IsMapType() {
+		return nil, append(diags, typeError(attr, "an object, such as { role = \"nsd\" }")...)
+	}
+	out := map[string]cty.Value{}
+	for it := v.ElementIterator(); it.Next(); {
+		k, ev := it.Element()
+		out[k.AsString()] = ev
+	}
+	return out, diags
+}
+
+// resolvePath joins a relative path with dir. Absolute paths and paths
+// starting with "~" are kept as they are.
+func resolvePath(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) || strings.HasPrefix(p, "~") || dir == "" {
+		return p
+	}
+	return filepath.Join(dir, p)
+}

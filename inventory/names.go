@@ -1,0 +1,39 @@
+package inventory
+
+import "fmt"
+
+// checkHostName reports why name cannot be a host name, or nil. Host names
+// are letters, digits and ". - _", plus ":" and "%" for IPv6 literals; they
+// must not start with "-".
+func checkHostName(name string) error {
+	if name == "" {
+		return fmt.Errorf("host name is empty")
+	}
+	if name[0] == '-' {
+		return fmt.Errorf("host name %q starts with \"-\"", name)
+	}
+	for _, r := range name {
+		if !(isAlnum(r) || r == '.' || r == '-' || r == '_' || r == ':' || r == '%') {
+			return fmt.Errorf("host name %q contains %q; use letters, digits, \".\", \"-\" and \"_\"", name, r)
+		}
+	}
+	return nil
+}
+
+// checkGroupName reports why name cannot be a group name, or nil. Group
+// names are letters, digits, "_" and "-".
+func checkGroupName(name string) error {
+	if name == "" {
+		return fmt.Errorf("group name is empty")
+	}
+	for _, r := range name {
+		if !(isAlnum(r) || r == '-' || r == '_') {
+			return fmt.Errorf("group name %q contains %q; use letters, digits, \"_\" and \"-\"", name, r)
+		}
+	}
+	return nil
+}
+
+func isAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}

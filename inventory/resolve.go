@@ -1,0 +1,199 @@
+package inventory
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// build checks the group graph and resolves every host's groups, connection
+// and variables. It returns nil when there are errors.
+func (b *builder) build() (*Inventory, hcl.Diagnostics) {
+	for _, name := range b.groupOrder {
+		g := b.groups[name]
+		if !g.known {
+			b.errorf(g.rng, "Undefined group", "Group %q %s but is never defined.", name, g.refWhat)
+		}
+	}
+	b.checkCycles()
+	if b.diags.HasErrors() {
+		return nil, b.diags
+	}
+
+	parents := map[string][]string{}
+	for _, name := range b.groupOrder {
+		for _, c := range b.groups[name].children {
+			parents[c] = append(parents[c], name)
+		}
+	}
+	depth := map[string]int{"all": 0}
+	var depthOf func(string) int
+	depthOf = func(g string) int {
+		if d, ok := depth[g]; ok {
+			return d
+		}
+		d := 1
+		for _, p := range parents[g] {
+			if pd := depthOf(p) + 1; pd > d {
+				d = pd
+			}
+		}
+		depth[g] = d
+		return d
+	}
+
+	inv := &Inventory{
+		Hosts:    make([]*Host, 0, len(b.hosts)),
+		Groups:   make(map[string]*Group, len(b.groups)),
+		Defaults: b.defaults.c,
+	}
+	for _, name := range b.groupOrder {
+		g := b.groups[name]
+		children := append([]string(nil), g.children...)
+		sort.Strings(children)
+		inv.Groups[name] = &Group{
+			Name:       name,
+			Children:   children,
+			Vars:       copyVars(g.vars),
+			Connection: g.conn.c,
+			DeclRange:  g.rng,
+		}
+	}
+	var top []string
+	for _, name := range b.groupOrder {
+		if name != "all" && len(parents[name]) == 0 {
+			top = append(top, name)
+		}
+	}
+	sort.Strings(top)
+	inv.Groups["all"].Children = top
+
+	for _, hd := range b.hosts {
+		groups := closure(hd.groups, parents)
+		if len(groups) == 0 {
+			groups = []string{"ungrouped"}
+		}
+		order := append([]string(nil), groups...)
+		sort.Slice(order, func(i, j int) bool {
+			di, dj := depthOf(order[i]), depthOf(order[j])
+			if di != dj {
+				return di < dj
+			}
+			return order[i] < order[j]
+		})
+		conn := b.defaults
+		vars := copyVars(b.defaultVars)
+		all := b.groups["all"]
+		conn.over(all.conn)
+		setVars(&vars, all.vars)
+		for _, gname := range order {
+			g := b.groups[gname]
+			conn.over(g.conn)
+			setVars(&vars, g.vars)
+		}
+		conn.over(hd.conn)
+		setVars(&vars, hd.vars)
+		if vars == nil {
+			vars = map[string]cty.Value{}
+		}
+		addr := hd.address
+		if addr == "" {
+			addr = hd.name
+		}
+		h := &Host{
+			Name:       hd.name,
+			Address:    addr,
+			Connection: conn.c,
+			Groups:     groups,
+			Vars:       vars,
+			DeclRange:  hd.rng,
+		}
+		inv.Hosts = append(inv.Hosts, h)
+		inv.Groups["all"].Hosts = append(inv.Groups["all"].Hosts, h.Name)
+		for _, gname := range groups {
+			inv.Groups[gname].Hosts = append(inv.Groups[gname].Hosts, h.Name)
+		}
+	}
+	inv.hostIndex = buildIndex(inv.Hosts)
+	return inv, b.diags
+}
+
+// closure returns the sorted set of direct groups and all their ancestors,
+// without "all" and "ungrouped".
+func closure(direct []string, parents map[string][]string) []string {
+	seen := map[string]bool{}
+	stack := append([]string(nil), direct...)
+	for len(stack) > 0 {
+		g := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[g] || g == "all" {
+			continue
+		}
+		seen[g] = true
+		stack = append(stack, parents[g]...)
+	}
+	out := make([]string, 0, len(seen))
+	for g := range seen {
+		out = append(out, g)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checkCycles reports the first child edge that closes each cycle.
+func (b *builder) checkCycles() {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[string]int{}
+	var path []string
+	var visit func(name string)
+	visit = func(name string) {
+		color[name] = grey
+		path = append(path, name)
+		g := b.groups[name]
+		for i, c := range g.children {
+			switch color[c] {
+			case white:
+				visit(c)
+			case grey:
+				start := 0
+				for j, p := range path {
+					if p == c {
+						start = j
+					}
+				}
+				cycle := append(append([]string(nil), path[start:]...), c)
+				b.errorf(g.childRanges[i], "Group cycle", "Groups form a cycle: %s.", strings.Join(cycle, " -> "))
+			}
+		}
+		path = path[:len(path)-1]
+		color[name] = black
+	}
+	for _, name := range b.groupOrder {
+		if color[name] == white {
+			visit(name)
+		}
+	}
+}
+
+func copyVars(m map[string]cty.Value) map[string]cty.Value {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]cty.Value, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// describeRange formats a range as "file:line" for details.
+func describeRange(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+}

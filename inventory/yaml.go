@@ -1,0 +1,382 @@
+package inventory
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"gopkg.in/yaml.v3"
+)
+
+// maxYAMLNodes bounds the values built from one YAML file, so that aliases
+// cannot blow up memory.
+const maxYAMLNodes = 1 << 20
+
+var yamlErrLine = regexp.MustCompile(`line (\d+)`)
+
+// yamlParser fills a builder from an Ansible YAML inventory.
+type yamlParser struct {
+	b        *builder
+	filename string
+	dir      string
+	src      []byte
+	lines    []int // byte offset of each line start
+	budget   int
+}
+
+func parseYAML(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
+	p := &yamlParser{b: newBuilder(), filename: filename, dir: filepath.Dir(filename), src: src, budget: maxYAMLNodes}
+	p.lines = append(p.lines, 0)
+	for i, c := range src {
+		if c == '\n' {
+			p.lines = append(p.lines, i+1)
+		}
+	}
+	var doc yaml.Node
+	if err := unmarshalYAML(src, &doc); err != nil {
+		line := 1
+		if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		p.b.errorf(p.lineRange(line), "Invalid YAML", "%s.", err)
+		return nil, p.b.diags
+	}
+	if len(doc.Content) == 0 {
+		return p.b.build()
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return p.b.build()
+	}
+	if root.Kind != yaml.MappingNode {
+		p.b.errorf(p.nodeRange(root), "Invalid inventory", "The top level must be a mapping of group names, such as \"all:\".")
+		return nil, p.b.diags
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		p.group(root.Content[i], root.Content[i+1], "", 0)
+	}
+	return p.b.build()
+}
+
+// unmarshalYAML turns a panic inside the YAML library into an error.
+func unmarshalYAML(src []byte, doc *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return yaml.Unmarshal(src, doc)
+}
+
+func (p *yamlParser) group(key, n *yaml.Node, parent string, depth int) {
+	n = deref(n)
+	name := key.Value
+	if key.Kind != yaml.ScalarNode {
+		p.b.errorf(p.nodeRange(key), "Invalid group name", "A group name must be a string.")
+		return
+	}
+	if err := checkGroupName(name); err != nil {
+		p.b.errorf(p.nodeRange(key), "Invalid group name", "%s.", err)
+		return
+	}
+	if depth > 100 {
+		p.b.errorf(p.nodeRange(key), "Groups nested too deeply", "Group %q is nested more than 100 levels deep.", name)
+		return
+	}
+	g := p.b.group(name, p.nodeRange(key))
+	if !g.block {
+		g.rng = p.nodeRange(key)
+	}
+	g.known, g.block = true, true
+	if parent != "" {
+		p.b.child(parent, name, p.nodeRange(key))
+	}
+	if n == nil || isNull(n) {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		p.b.errorf(p.nodeRange(n), "Invalid group", "Group %q must be a mapping with hosts, children and vars.", name)
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		if v == nil || isNull(v) {
+			continue
+		}
+		switch k.Value {
+		case "hosts":
+			p.hosts(name, v)
+		case "children":
+			if v.Kind != yaml.MappingNode {
+				p.b.errorf(p.nodeRange(v), "Invalid children", "The children of group %q must be a mapping of group names.", name)
+				continue
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				p.group(v.Content[j], v.Content[j+1], name, depth+1)
+			}
+		case "vars":
+			vars, ranges := p.vars(v)
+			p.b.ansibleConn(p.dir, vars, ranges, &g.conn, nil)
+			setVars(&g.vars, vars)
+		default:
+			p.b.errorf(p.nodeRange(k), "Unsupported key", "Group %q has key %q; expected hosts, children or vars.", name, k.Value)
+		}
+	}
+}
+
+func (p *yamlParser) hosts(group string, n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		p.b.errorf(p.nodeRange(n), "Invalid hosts", "The hosts of group %q must be a mapping of host names.", group)
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		rng := p.nodeRange(k)
+		if k.Kind != yaml.ScalarNode {
+			p.b.errorf(rng, "Invalid host name", "A host name must be a string.")
+			continue
+		}
+		hostPart, port, err := splitHostPort(k.Value)
+		if err != nil {
+			p.b.errorf(rng, "Invalid host", "%s.", err)
+			continue
+		}
+		names, err := ExpandRange(hostPart)
+		if err != nil {
+			p.b.errorf(rng, "Invalid host range", "%s.", err)
+			continue
+		}
+		ok := true
+		for _, name := range names {
+			if err := checkHostName(name); err != nil {
+				p.b.errorf(rng, "Invalid host name", "%s.", err)
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		var vars map[string]cty.Value
+		var ranges map[string]hcl.Range
+		if v != nil && !isNull(v) {
+			if v.Kind != yaml.MappingNode {
+				p.b.errorf(p.nodeRange(v), "Invalid host", "Host %q must map to its variables or to nothing.", k.Value)
+				continue
+			}
+			vars, ranges = p.vars(v)
+		}
+		var c connDef
+		if port != 0 {
+			c.c.Port, c.set = port, fPort
+		}
+		var addr string
+		p.b.ansibleConn(p.dir, vars, ranges, &c, &addr)
+		for _, name := range names {
+			h := p.b.host(name, rng)
+			h.conn.over(c)
+			if addr != "" {
+				h.address = addr
+			}
+			setVars(&h.vars, vars)
+			p.b.member(h, group, rng)
+		}
+	}
+}
+
+// vars converts a mapping of variables.
+func (p *yamlParser) vars(n *yaml.Node) (map[string]cty.Value, map[string]hcl.Range) {
+	vars := map[string]cty.Value{}
+	ranges := map[string]hcl.Range{}
+	if n.Kind != yaml.MappingNode {
+		p.b.errorf(p.nodeRange(n), "Invalid vars", "Variables must be a mapping of names to values.")
+		return vars, ranges
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			p.b.errorf(p.nodeRange(k), "Invalid variable name", "A variable name must be a string.")
+			continue
+		}
+		v, err := p.value(n.Content[i+1], 0)
+		if err != nil {
+			p.b.errorf(p.nodeRange(n.Content[i+1]), "Invalid value", "Variable %q: %s.", k.Value, err)
+			continue
+		}
+		vars[k.Value] = v
+		ranges[k.Value] = p.nodeRange(n.Content[i+1])
+	}
+	return vars, ranges
+}
+
+// value converts a YAML node to a cty value: mappings become objects,
+// sequences tuples, and scalars follow their resolved YAML tag.
+func (p *yamlParser) value(n *yaml.Node, depth int) (cty.Value, error) {
+	p.budget--
+	if p.budget < 0 || depth > 100 {
+		return cty.NilVal, fmt.Errorf("value is too large or too deeply nested")
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return cty.NilVal, fmt.Errorf("unknown alias")
+		}
+		return p.value(n.Alias, depth+1)
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return cty.NullVal(cty.DynamicPseudoType), nil
+		}
+		return p.value(n.Content[0], depth+1)
+	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			return cty.EmptyTupleVal, nil
+		}
+		elems := make([]cty.Value, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := p.value(c, depth+1)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			elems = append(elems, v)
+		}
+		return cty.TupleVal(elems), nil
+	case yaml.MappingNode:
+		attrs := map[string]cty.Value{}
+		if err := p.mapping(n, attrs, depth); err != nil {
+			return cty.NilVal, err
+		}
+		return cty.ObjectVal(attrs), nil
+	}
+	return scalarValue(n), nil
+}
+
+// mapping adds the pairs of n to attrs, following "<<" merge keys.
+func (p *yamlParser) mapping(n *yaml.Node, attrs map[string]cty.Value, depth int) error {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, vn := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			src := deref(vn)
+			var maps []*yaml.Node
+			switch {
+			case src != nil && src.Kind == yaml.MappingNode:
+				maps = []*yaml.Node{src}
+			case src != nil && src.Kind == yaml.SequenceNode:
+				for _, c := range src.Content {
+					if c = deref(c); c != nil && c.Kind == yaml.MappingNode {
+						maps = append(maps, c)
+					}
+				}
+			}
+			for _, m := range maps {
+				if depth > 100 {
+					return fmt.Errorf("merge keys nested too deeply")
+				}
+				if err := p.mapping(m, attrs, depth+1); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			return fmt.Errorf("mapping key at line %d is not a string", k.Line)
+		}
+		v, err := p.value(vn, depth+1)
+		if err != nil {
+			return err
+		}
+		attrs[k.Value] = v
+	}
+	return nil
+}
+
+func scalarValue(n *yaml.Node) cty.Value {
+	switch n.ShortTag() {
+	case "!!null":
+		return cty.NullVal(cty.DynamicPseudoType)
+	case "!!bool":
+		var b bool
+		if n.Decode(&b) == nil {
+			return cty.BoolVal(b)
+		}
+	case "!!int":
+		var i int64
+		if n.Decode(&i) == nil {
+			return cty.NumberIntVal(i)
+		}
+		var u uint64
+		if n.Decode(&u) == nil {
+			return cty.NumberUIntVal(u)
+		}
+	case "!!float":
+		var f float64
+		if n.Decode(&f) == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return cty.NumberFloatVal(f)
+		}
+	}
+	return cty.StringVal(n.Value)
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// nodeRange is the range of a node's first line from its column: the token
+// for a scalar.
+func (p *yamlParser) nodeRange(n *yaml.Node) hcl.Range {
+	if n == nil || n.Line < 1 || n.Line > len(p.lines) {
+		return p.lineRange(1)
+	}
+	start, end := p.lineBounds(n.Line)
+	b := start
+	for col := 1; col < n.Column && b < end; col++ {
+		_, size := decodeRune(p.src[b:end])
+		b += size
+	}
+	e := end
+	if n.Kind == yaml.ScalarNode && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && b+len(n.Value) <= end {
+		e = b + len(n.Value)
+	}
+	return p.span(n.Line, start, b, e)
+}
+
+func (p *yamlParser) lineRange(line int) hcl.Range {
+	if line < 1 || line > len(p.lines) {
+		line = len(p.lines)
+	}
+	start, end := p.lineBounds(line)
+	return p.span(line, start, start, end)
+}
+
+func (p *yamlParser) lineBounds(line int) (int, int) {
+	start := p.lines[line-1]
+	end := len(p.src)
+	if line < len(p.lines) {
+		end = p.lines[line] - 1
+	}
+	if end > start && p.src[end-1] == '\r' {
+		end--
+	}
+	return start, end
+}
+
+func (p *yamlParser) span(line, lineStart, from, to int) hcl.Range {
+	return hcl.Range{
+		Filename: p.filename,
+		Start:    hcl.Pos{Line: line, Column: from - lineStart + 1, Byte: from},
+		End:      hcl.Pos{Line: line, Column: to - lineStart + 1, Byte: to},
+	}
+}
