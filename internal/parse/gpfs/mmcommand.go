@@ -116,6 +116,7 @@ func (r *CommandResult) commandMessage(msg string, listing **[]string) *[]string
 	case strings.HasPrefix(msg, "Command successfully completed"), msg == "Finished",
 		strings.HasPrefix(msg, "Starting GPFS"):
 		r.Completed = true
+		return nil
 	case strings.HasPrefix(msg, "Command failed"):
 		r.Failed = true
 		r.Errors = append(r.Errors, msg)

@@ -114,8 +114,8 @@ func ParseVerbsConn(data []byte) (*VerbsConns, error) {
 			continue
 		}
 		f := strings.Fields(line)
-		if _, err := netip.ParseAddr(f[0]); err != nil {
-			if cols == nil && hasColumn(f, "destination", "dest") {
+		if _, err := netip.ParseAddr(f[0]); err != nil && cols == nil {
+			if hasColumn(f, "destination", "dest") {
 				cols = make([]string, len(f))
 				for k, h := range f {
 					cols[k] = strings.ToLower(h)

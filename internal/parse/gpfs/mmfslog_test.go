@@ -1,0 +1,151 @@
+package gpfs
+
+import (
+	"testing"
+	"time"
+)
+
+func TestMmfsLogTCPSample(t *testing.T) {
+	l, err := ParseMmfsLog(only(t, "gpfs/mmfs-log-latest-tail-tcp-connects.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 20 || l.HasStart() {
+		t.Fatalf("%d entries, starts %v", len(l.Entries), l.Starts)
+	}
+	e := l.Entries[0]
+	want := time.Date(2025, 9, 12, 15, 1, 3, 590e6, time.FixedZone("", 2*3600))
+	if e.Time == nil || !e.Time.Equal(want) || e.Severity != "N" || e.Event != EventTCPConnecting ||
+		e.Peer == nil || e.Peer.IP != "10.25.80.144" || e.Peer.Name != "n144" || e.Peer.Conn != "c0n7" {
+		t.Errorf("entry 1 = %+v peer %+v", e, e.Peer)
+	}
+	if e := l.Entries[2]; e.Event != EventTCPConnected || e.Peer.IP != "10.25.80.111" || e.Peer.Conn != "c0n42" {
+		t.Errorf("entry 3 = %+v", e)
+	}
+	if got := VerbsPeers(l.SinceLastStart()); len(got) != 0 {
+		t.Errorf("TCP-only log has RDMA peers: %+v", got)
+	}
+}
+
+func TestMmfsLogVerbsClosedSample(t *testing.T) {
+	l, err := ParseMmfsLog(only(t, "gpfs/mmfs-log-verbs-rdma-closed-connection-errors.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 10 {
+		t.Fatalf("%d entries", len(l.Entries))
+	}
+	e := l.Entries[7]
+	p := e.Peer
+	if e.Severity != "E" || e.Event != EventVerbsClosed || p == nil || p.IP != "10.25.80.150" || p.Name != "n150" ||
+		p.Device != "mlx5_0" || intp(p.Port) != 1 || intp(p.Fabnum) != 0 || intp(p.Index) != 22 || intp(p.Cookie) != 588 || intp(p.Error) != 73 {
+		t.Errorf("entry 8 = %+v peer %+v", e, p)
+	}
+	peers := VerbsPeers(l.Entries)
+	if len(peers) != 6 {
+		t.Fatalf("peers = %+v", peers)
+	}
+	// n150 closed three times, last with error 233.
+	for _, p := range peers {
+		if p.IP == "10.25.80.150" && (p.Closed != 3 || intp(p.LastError) != 233 || p.UpNow() || p.Name != "n150") {
+			t.Errorf("n150 = %+v", p)
+		}
+	}
+}
+
+func TestMmfsLogStartupSample(t *testing.T) {
+	l, err := ParseMmfsLog(segmentOf(t, "gpfs/mmstartup-a-then-mmfslog-then-mmgetstate-active-4.2.3.txt", "tail -f", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 18 {
+		t.Fatalf("%d entries", len(l.Entries))
+	}
+	var ready, tcp int
+	for _, e := range l.Entries {
+		switch e.Event {
+		case EventDaemonReady:
+			ready++
+		case EventTCPConnected, EventTCPConnecting:
+			tcp++
+		}
+	}
+	if ready != 1 || tcp != 3 {
+		t.Errorf("ready %d, tcp %d", ready, tcp)
+	}
+	// A line without severity keeps its whole message.
+	if e := l.Entries[14]; e.Severity != "" || e.Message != "mmcommon mmfsup invoked. Parameters: 192.168.50.241 192.168.50.241 all" {
+		t.Errorf("entry 15 = %+v", e)
+	}
+}
+
+const verbsLog = `2024-03-01_10:00:00.000+0000: runmmfs starting
+Removing old /var/adm/ras/mmfs.log.* files:
+2024-03-01_10:00:02.000+0000: [I] mmfsd initializing. {Version: 5.1.9.0   Built: Nov 1 2023 10:00:00} ...
+2024-03-01_10:00:03.000+0000: [I] VERBS RDMA starting with verbsRdmaCm=no verbsRdmaSend=no
+2024-03-01_10:00:03.100+0000: [I] VERBS RDMA started.
+2024-03-01_10:00:05.000+0000: [I] VERBS RDMA connecting to 10.0.0.2 (gpfs02) on mlx5_0 port 1 fabnum 0 index 0 cookie 1
+2024-03-01_10:00:05.010+0000: [I] VERBS RDMA connected to 10.0.0.2 (gpfs02) on mlx5_0 port 1 fabnum 0 sl 0 index 0 cookie 1
+2024-03-01_10:00:06.000+0000: [N] mmfsd ready
+2024-03-01_11:00:00.000+0000: [N] mmfsd is shutting down.
+2024-03-01_11:00:05.000+0000: [I] mmfsd initializing. {Version: 5.1.9.0   Built: Nov 1 2023 10:00:00} ...
+2024-03-01_11:00:06.000+0000: [E] VERBS RDMA library libibverbs.so not found
+2024-03-01_11:00:06.100+0000: [E] VERBS RDMA: failed to open device mlx5_9
+2024-03-01_11:00:07.000+0000: [I] VERBS RDMA connected to 10.0.0.3 (gpfs03) on mlx5_0 port 1 fabnum 0 sl 0 index 1 cookie 2
+2024-03-01_11:00:08.000+0000: [I] VERBS RDMA disconnected from 10.0.0.3 (gpfs03) on mlx5_0 port 1
+2024-03-01_11:00:09.000+0000: [I] Close connection to 10.0.0.4 gpfs04 <c0n3> (Connection reset by peer)
+Sat Mar  2 09:00:00.123 2024: [I] VERBS RDMA started.
+`
+
+func TestMmfsLogVerbsEventsAndRuns(t *testing.T) {
+	l, err := ParseMmfsLog([]byte(verbsLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := []string{EventDaemonStart, "", EventDaemonStart, EventVerbsStarting, EventVerbsStarted, EventVerbsConnecting,
+		EventVerbsConnected, EventDaemonReady, EventDaemonShutdown, EventDaemonStart, EventVerbsLibraryNotFound,
+		EventVerbsError, EventVerbsConnected, EventVerbsDisconnected, EventTCPClosed, EventVerbsStarted}
+	if len(l.Entries) != len(events) {
+		t.Fatalf("%d entries, want %d", len(l.Entries), len(events))
+	}
+	for i, want := range events {
+		if l.Entries[i].Event != want {
+			t.Errorf("entry %d (%q) event %q, want %q", i, l.Entries[i].Message, l.Entries[i].Event, want)
+		}
+	}
+	// runmmfs starting + mmfsd initializing are one run; the restart
+	// without a runmmfs line is a second.
+	if len(l.Starts) != 2 || l.Starts[0] != 0 || l.Starts[1] != 9 {
+		t.Fatalf("starts = %v", l.Starts)
+	}
+	since := l.SinceLastStart()
+	if len(since) != 7 || since[0].Line != 10 {
+		t.Fatalf("since last start: %d entries from line %d", len(since), since[0].Line)
+	}
+	if l.Entries[10].Library != "libibverbs.so" {
+		t.Errorf("library = %q", l.Entries[10].Library)
+	}
+	if l.Entries[1].Time != nil {
+		t.Errorf("untimed line got a time")
+	}
+	if ts := l.Entries[15].Time; ts == nil || ts.Year() != 2024 || ts.Day() != 2 || ts.Nanosecond() != 123e6 {
+		t.Errorf("old-style timestamp = %v", ts)
+	}
+	peers := VerbsPeers(since)
+	if len(peers) != 1 || peers[0].Name != "gpfs03" || peers[0].Connected != 1 || peers[0].Closed != 1 || peers[0].UpNow() {
+		t.Errorf("peers since last start = %+v", peers)
+	}
+	all := VerbsPeers(l.Entries)
+	if len(all) != 2 || !all[0].UpNow() || all[0].IP != "10.0.0.2" {
+		t.Errorf("all peers = %+v", all)
+	}
+}
+
+func TestMmfsLogErrors(t *testing.T) {
+	_, err := ParseMmfsLog([]byte("2024-03-01_10:00:00.000+0000: [I] ok\n2024-13-01_10:00:00.000+0000: [I] bad month\n"))
+	wantParseError(t, err, "mmfs.log", 2)
+	_, err = ParseMmfsLog([]byte("2024-03-01_10:00:00 no colon space\n"))
+	wantParseError(t, err, "mmfs.log", 1)
+	_, err = ParseMmfsLog([]byte("Mon Feb 31 10:00:00 2024: [I] no such day\n"))
+	wantParseError(t, err, "mmfs.log", 1)
+}
