@@ -1,6 +1,7 @@
 package nvme
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -24,7 +25,7 @@ var connectRe = regexp.MustCompile(`^(?:connecting to )?device: (nvme\d+)$`)
 // carrying the classified reason.
 func ParseConnect(data []byte) (*Connect, error) {
 	c := &Connect{Devices: []string{}}
-	if jsonStart(data) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
 		var v struct {
 			Device string `json:"device"`
 			Error  string `json:"error"`

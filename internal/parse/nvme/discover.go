@@ -65,11 +65,12 @@ func ParseDiscover(data []byte) (*Discovery, error) {
 		}
 	}
 	if start < 0 {
-		if raw, _, ok := findJSON(data); ok {
+		raw, ok, err := findJSON(toolDiscover, data)
+		if ok {
 			return parseDiscoverJSON(raw)
 		}
-		if jsonStart(data) {
-			return nil, &parse.Error{Tool: toolDiscover, Reason: "invalid JSON discovery log"}
+		if err != nil {
+			return nil, err
 		}
 		return nil, missing(toolDiscover, data, "discovery log header")
 	}

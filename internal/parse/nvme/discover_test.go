@@ -37,7 +37,7 @@ func TestDiscoverText(t *testing.T) {
 			Trtype: "rdma", Adrfam: "ipv4", Subtype: "nvme subsystem", Treq: "not specified, sq flow control disable supported",
 			Portid: 1, Trsvcid: "4420", Subnqn: "nqn.2014-08.org.nvmexpress:NVMf:uuid:9db415d9-7cac-4d1c-bbbd-a45b54838530",
 			Traddr: "148.187.104.85",
-			Extra: map[string]string{"rdma_prtype": "not specified", "rdma_qptype": "connected", "rdma_cms": "rdma-cm", "rdma_pkey": "0x0000"}}},
+			Extra:  map[string]string{"rdma_prtype": "not specified", "rdma_qptype": "connected", "rdma_cms": "rdma-cm", "rdma_pkey": "0x0000"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rel, func(t *testing.T) {

@@ -21,18 +21,21 @@ func splitLines(data []byte) []string {
 // blank reports whether data holds only white space.
 func blank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
 
-// findJSON returns the first JSON value (object or array) that starts at the
-// beginning of a line, skipping text before it, and the 1-based line where
-// it starts. ok is false when there is none.
-func findJSON(data []byte) (raw json.RawMessage, line int, ok bool) {
+// findJSON returns the first JSON value (object or array) that starts in
+// the first column of a line, skipping text before it. When lines open a
+// JSON value but none decodes, err is a *parse.Error for the first of them.
+func findJSON(tool string, data []byte) (raw json.RawMessage, ok bool, err error) {
 	off := 0
 	for i, l := range splitLines(data) {
-		t := strings.TrimLeft(l, " \t")
-		if strings.HasPrefix(t, "{") || (strings.HasPrefix(t, "[") && looksLikeArray(t)) {
+		if strings.HasPrefix(l, "{") || (strings.HasPrefix(l, "[") && looksLikeArray(l)) {
 			dec := json.NewDecoder(bytes.NewReader(data[off:]))
 			var v json.RawMessage
-			if err := dec.Decode(&v); err == nil {
-				return v, i + 1, true
+			derr := dec.Decode(&v)
+			if derr == nil {
+				return v, true, nil
+			}
+			if err == nil {
+				err = &parse.Error{Tool: tool, Line: i + 1, Text: l, Reason: "invalid JSON: " + derr.Error()}
 			}
 		}
 		off += len(l) + 1
@@ -40,19 +43,13 @@ func findJSON(data []byte) (raw json.RawMessage, line int, ok bool) {
 			break
 		}
 	}
-	return nil, 0, false
+	return nil, false, err
 }
 
 // looksLikeArray tells "[" or "[{" (JSON) from "[verse]" or "[root@h ~]#".
 func looksLikeArray(t string) bool {
 	rest := strings.TrimSpace(strings.TrimPrefix(t, "["))
 	return rest == "" || strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "]")
-}
-
-// jsonStart reports whether the first non-blank byte opens a JSON value.
-func jsonStart(data []byte) bool {
-	t := bytes.TrimSpace(data)
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
 // missing builds the error for output that lacks what the parser looks for,

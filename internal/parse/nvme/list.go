@@ -93,11 +93,12 @@ func ParseList(data []byte) (*List, error) {
 		found = true
 	}
 	if !found {
-		if raw, _, ok := findJSON(data); ok {
+		raw, ok, err := findJSON(toolList, data)
+		if ok {
 			return parseListJSON(raw)
 		}
-		if jsonStart(data) {
-			return nil, &parse.Error{Tool: toolList, Reason: "invalid JSON"}
+		if err != nil {
+			return nil, err
 		}
 		if blank(data) {
 			return l, nil // no NVMe namespaces

@@ -116,8 +116,10 @@ func (l *List) addHostJSON(el json.RawMessage) error {
 			}
 			l.Controllers = append(l.Controllers, lc)
 		}
-		for _, n := range s.Namespaces {
-			l.upsert(n.device(""))
+		for _, n := range s.Namespaces { // multipath: reached through every controller
+			d := n.device("")
+			d.Controllers = ls.Controllers
+			l.upsert(d)
 		}
 		l.Subsystems = append(l.Subsystems, ls)
 	}

@@ -1,6 +1,7 @@
 package nvme
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -168,9 +169,13 @@ func TestListSubsysJSON2x(t *testing.T) {
 }
 
 func TestListSubsysErrors(t *testing.T) {
-	// PARTIAL: the author replaced the rest with "....." - not JSON.
+	// PARTIAL: indented by the docstring and the rest replaced by "....."
+	// - neither JSON nor a listing.
 	_, err := ParseListSubsys(samples.Read(t, "nvme-cli/list-subsys-json-2.x-vastdata-PARTIAL.txt"))
-	wantParseError(t, err, "nvme list-subsys", 0, "invalid JSON")
+	wantParseError(t, err, "nvme list-subsys", 0, "no subsystem found")
+	// Unindented, it is JSON cut short.
+	_, err = ParseListSubsys([]byte("[\n" + strings.ReplaceAll(string(samples.Read(t, "nvme-cli/list-subsys-json-2.x-vastdata-PARTIAL.txt")), "\n    ", "\n")))
+	wantParseError(t, err, "nvme list-subsys", 1, "invalid JSON")
 
 	_, err = ParseListSubsys(section(t, "nvme-cli/error-no-nvme-driver-failed-to-scan-topology.txt", "$ nvme list-subsys -o json", "[exit status"))
 	wantParseError(t, err, "nvme list-subsys", 1, "nvme driver not loaded")

@@ -50,11 +50,12 @@ func parseSubsys(tool string, data []byte) (*ListSubsys, error) {
 		}
 	}
 	if start < 0 {
-		if raw, _, ok := findJSON(data); ok {
+		raw, ok, err := findJSON(tool, data)
+		if ok {
 			return parseSubsysJSON(tool, raw)
 		}
-		if jsonStart(data) {
-			return nil, &parse.Error{Tool: tool, Reason: "invalid JSON"}
+		if err != nil {
+			return nil, err
 		}
 		if blank(data) {
 			return &ListSubsys{Subsystems: []Subsystem{}}, nil // nothing connected

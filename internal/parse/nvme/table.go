@@ -8,7 +8,8 @@ import (
 )
 
 // table is one fixed-width table of nvme-cli: a header line, a line of
-// dashes giving the column widths, and rows up to the next blank line.
+// dashes giving the column widths, and rows (each naming a /dev/ path or an
+// nvme object) up to the next blank or other line.
 type table struct {
 	header   []string
 	rows     [][]string
@@ -71,6 +72,9 @@ func findTables(tool string, lines []string) ([]table, error) {
 		j := i + 1
 		for ; j < len(lines) && strings.TrimSpace(lines[j]) != ""; j++ {
 			l := strings.TrimRight(lines[j], " \t")
+			if first := strings.TrimSpace(l); !strings.HasPrefix(first, "/dev/") && !strings.HasPrefix(first, "nvme") {
+				break // not a device, controller or subsystem row: the table ended
+			}
 			if strings.TrimSpace(l[:min(len(l), spans[0].start)]) != "" {
 				return nil, &parse.Error{Tool: tool, Line: j + 1, Text: lines[j],
 					Reason: fmt.Sprintf("row starts left of the %q column", t.header[0])}
