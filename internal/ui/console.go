@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -42,6 +43,9 @@ type Console struct {
 	planSeen  planCounts
 	aborted   *event.Aborted
 }
+
+// maxStatus is how many hosts the live status block shows at most.
+const maxStatus = 8
 
 type key struct{ step, host string }
 
@@ -180,7 +184,12 @@ func (c *Console) emit(lines ...string) {
 		c.wrote = true
 	}
 	if c.term {
-		for _, s := range c.status {
+		for i, s := range c.status {
+			if i == maxStatus {
+				b.WriteString(fmt.Sprintf("%s  ... and %d more in progress\n", c.blankCol(), len(c.status)-i))
+				c.drawn++
+				break
+			}
 			b.WriteString(c.red.String(s.render(c)))
 			b.WriteByte('\n')
 			c.drawn++

@@ -191,3 +191,21 @@ var errWrite = &writeError{}
 type writeError struct{}
 
 func (*writeError) Error() string { return "disk full" }
+
+func TestStatusBlockCapped(t *testing.T) {
+	var b bytes.Buffer
+	c := NewConsole(&b, Options{Color: "never", IsTerminal: true})
+	for i := range 12 {
+		c.Observe(event.Progress{Step: "s", Host: string(rune('a' + i)), Elapsed: 1})
+	}
+	b.Reset()
+	c.Observe(event.Warning{Message: "w"})
+	want := "\r\x1b[9A\x1b[J" + "Warning: w\n"
+	for i := range maxStatus {
+		want += string(rune('a'+i)) + "  in progress [1.0s elapsed]\n"
+	}
+	want += "  ... and 4 more in progress\n"
+	if got := b.String(); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
