@@ -1,0 +1,17 @@
+// Package lab runs prova's simulated storage cluster: one real SSH server
+// (x/crypto/ssh, key auth only, its own host key) per node on 127.0.0.1,
+// each running commands for real with /bin/sh inside a private mount
+// namespace where the node's files and simulated tools (packages
+// lab/nsexec, lab/sim) take the place of the real ones.
+//
+// Start runs a lab in-process (tests use lab/labtest); Up, Status, Expand
+// and Down drive a detached "prova lab serve" process for the CLI. The lab
+// directory holds the inventory (prova's HCL format), the client key,
+// known_hosts, an ssh_config, each node's model, files, state and audit log
+// (ReadAudit). Scenario faults (package lab/scenario) act here: a node
+// that does not listen, a slow handshake, a connection dropped while a
+// command runs, a command that hangs.
+//
+// The lab listens on 127.0.0.1 only. Addresses in simulated tool output
+// (10.10.x.y) are text and are never contacted.
+package lab

@@ -1,0 +1,49 @@
+package lab
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/crypto/ssh/knownhosts"
+)
+
+// writeClientFiles writes inventory.hcl, known_hosts and ssh_config for the
+// current nodes, each atomically.
+func (l *Lab) writeClientFiles() error {
+	var inv, kh, cfg strings.Builder
+	fmt.Fprintf(&inv, "# Written by prova lab for cluster %q; rewritten on expand.\n", l.sc.Name)
+	inv.WriteString("defaults {\n  user = \"root\"\n  identity_file = \"id_ed25519\"        # relative to the inventory file\n" +
+		"  known_hosts = \"known_hosts\"\n  strict_host_key_checking = \"yes\"\n}\n")
+	for _, n := range l.nodes {
+		quoted := make([]string, len(n.model.Groups))
+		for i, g := range n.model.Groups {
+			quoted[i] = fmt.Sprintf("%q", g)
+		}
+		fmt.Fprintf(&inv, "\nhost %q {\n  address = \"127.0.0.1\"\n  port    = %d\n  groups  = [%s]\n}\n",
+			n.model.Name, n.port, strings.Join(quoted, ", "))
+		addr := knownhosts.Normalize(fmt.Sprintf("127.0.0.1:%d", n.port))
+		fmt.Fprintf(&kh, "%s\n", knownhosts.Line([]string{addr}, n.hostKey.PublicKey()))
+		fmt.Fprintf(&cfg, "Host %s\n  HostName 127.0.0.1\n  Port %d\n  User root\n  IdentityFile %s\n  IdentitiesOnly yes\n"+
+			"  UserKnownHostsFile %s\n  StrictHostKeyChecking yes\n\n", n.model.Name, n.port,
+			filepath.Join(l.dir, "id_ed25519"), filepath.Join(l.dir, "known_hosts"))
+	}
+	for name, content := range map[string]string{"inventory.hcl": inv.String(), "known_hosts": kh.String(), "ssh_config": cfg.String()} {
+		if err := writeAtomic(filepath.Join(l.dir, name), content); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeAtomic(path, content string) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// Scenario is a parsed scenario file. Resolve it per node with Node.
+type Scenario struct {
+	Filename   string
+	Name       string // cluster name
+	Prefix     string // node name prefix; names are prefix01, prefix02, ...
+	Servers    int    // the first Servers nodes are nsd_servers and quorum
+	Nodes      int    // node count when the caller does not choose; 0 = caller's default
+	NetPrefix  string // "10.10": data addresses are 10.10.x.y (text only)
+	defaults   *hcl.BodyContent
+	nodeBlocks map[string]*hcl.BodyContent
+}
+
+var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "cluster"},
+	{Type: "defaults"},
+	{Type: "node", LabelNames: []string{"name"}},
+}}
+
+var clusterSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "name"}, {Name: "node_prefix"}, {Name: "servers"}, {Name: "nodes"}, {Name: "network"},
+}}
+
+// Healthy is the scenario used when none is given: every node healthy.
+func Healthy() *Scenario {
+	return &Scenario{Filename: "(built-in healthy)", Name: "lab.prova", Prefix: "gpfs", Servers: 2, NetPrefix: "10.10",
+		nodeBlocks: map[string]*hcl.BodyContent{}}
+}
+
+// Load reads and parses a scenario file; "" gives Healthy.
+func Load(path string) (*Scenario, hcl.Diagnostics) {
+	if path == "" {
+		return Healthy(), nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read scenario",
+			Detail: fmt.Sprintf("read scenario: %v", err)}}
+	}
+	return Parse(path, src)
+}
+
+// Parse parses scenario source. filename is used in diagnostics.
+func Parse(filename string, src []byte) (*Scenario, hcl.Diagnostics) {
+	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	content, d := f.Body.Content(rootSchema)
+	diags = append(diags, d...)
+	s := Healthy()
+	s.Filename = filename
+	seen := map[string]*hcl.Range{}
+	for _, b := range content.Blocks {
+		if prev, dup := seen[b.Type+"\x00"+labelOf(b)]; dup && b.Type != "node" {
+			diags = append(diags, dupDiag(b, prev))
+			continue
+		}
+		switch b.Type {
+		case "cluster":
+			seen["cluster\x00"] = &b.DefRange
+			diags = append(diags, s.decodeCluster(b.Body)...)
+		case "defaults":
+			seen["defaults\x00"] = &b.DefRange
+			c, d := b.Body.Content(nodeSchema(false))
+			diags = append(diags, d...)
+			s.defaults = c
+		case "node":
+			name := b.Labels[0]
+			if prev, dup := seen["node\x00"+name]; dup {
+				diags = append(diags, dupDiag(b, prev))
+				continue
+			}
+			seen["node\x00"+name] = &b.DefRange
+			if !validName(name) {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid node name",
+					Detail: fmt.Sprintf("node name %q must be letters, digits, '-' or '_'", name), Subject: b.LabelRanges[0].Ptr()})
+				continue
+			}
+			c, d := b.Body.Content(nodeSchema(true))
+			diags = append(diags, d...)
+			s.nodeBlocks[name] = c
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	// Validate every block now by resolving a node against it, so that
+	// errors surface at load time with their ranges.
+	if _, d := s.resolve("", 1, 1); d.HasErrors() {
+		return nil, d
+	}
+	for name := range s.nodeBlocks {
+		if _, d := s.resolve(name, 1, 1); d.HasErrors() {
+			return nil, d
+		}
+	}
+	return s, diags
+}
+
+func (s *Scenario) decodeCluster(body hcl.Body) hcl.Diagnostics {
+	c, diags := body.Content(clusterSchema)
+	a := attrs(c.Attributes)
+	a.str("name", &s.Name, &diags)
+	a.str("node_prefix", &s.Prefix, &diags)
+	if !validName(s.Prefix) {
+		diags = append(diags, a.diag("node_prefix", "Invalid node prefix", "node_prefix must be letters, digits, '-' or '_'"))
+	}
+	a.num("servers", &s.Servers, 0, 1000, &diags)
+	a.num("nodes", &s.Nodes, 0, 1000, &diags)
+	var network string
+	if a.str("network", &network, &diags) {
+		p, ok := netPrefix(network)
+		if !ok {
+			diags = append(diags, a.diag("network", "Invalid network", `network must be an IPv4 /16 like "10.10.0.0/16"`))
+		}
+		s.NetPrefix = p
+	}
+	return diags
+}
+
+func labelOf(b *hcl.Block) string {
+	if len(b.Labels) > 0 {
+		return b.Labels[0]
+	}
+	return ""
+}
+
+func dupDiag(b *hcl.Block, prev *hcl.Range) *hcl.Diagnostic {
+	what := b.Type
+	if len(b.Labels) > 0 {
+		what = fmt.Sprintf("%s %q", b.Type, b.Labels[0])
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate " + b.Type + " block",
+		Detail: fmt.Sprintf("%s was already defined at %s.", what, prev), Subject: b.DefRange.Ptr()}
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}

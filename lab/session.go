@@ -1,0 +1,202 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// session is one SSH session channel: env requests, then one exec, shell
+// or sftp subsystem.
+type session struct {
+	node *node
+	conn net.Conn
+	ch   ssh.Channel
+	reqs <-chan *ssh.Request
+	env  []string
+}
+
+func (s *session) serve(ctx context.Context) {
+	defer s.ch.Close()
+	for req := range s.reqs {
+		switch req.Type {
+		case "env":
+			var kv struct{ Name, Value string }
+			if ssh.Unmarshal(req.Payload, &kv) == nil && !strings.HasPrefix(kv.Name, "PROVA_LAB_") && kv.Name != "PATH" {
+				s.env = append(s.env, kv.Name+"="+kv.Value)
+			}
+			req.Reply(true, nil)
+		case "pty-req", "window-change":
+			req.Reply(true, nil)
+		case "exec":
+			var p struct{ Command string }
+			if err := ssh.Unmarshal(req.Payload, &p); err != nil {
+				req.Reply(false, nil)
+				continue
+			}
+			req.Reply(true, nil)
+			s.run(ctx, p.Command, "exec")
+			return
+		case "shell":
+			req.Reply(true, nil)
+			s.run(ctx, "", "shell")
+			return
+		case "subsystem":
+			var p struct{ Name string }
+			if ssh.Unmarshal(req.Payload, &p) != nil || p.Name != "sftp" {
+				req.Reply(false, nil)
+				continue
+			}
+			req.Reply(true, nil)
+			s.run(ctx, "", "sftp")
+			return
+		default:
+			req.Reply(false, nil)
+		}
+	}
+}
+
+// run executes one command through "prova lab nsexec" and applies the
+// node's faults.
+func (s *session) run(ctx context.Context, command, mode string) {
+	n := s.node
+	f := n.model.Faults
+	id := n.nextID()
+	start := time.Now()
+	entry := AuditEntry{Time: start, Command: command, Mode: mode, Exit: -1}
+	if mode == "sftp" {
+		entry.Command = "(sftp)"
+	}
+	// The client gives up when it closes the channel: further requests end.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		for req := range s.reqs {
+			if req.WantReply {
+				req.Reply(req.Type == "window-change" || req.Type == "signal", nil)
+			}
+			if req.Type == "signal" {
+				cancel()
+			}
+		}
+		cancel()
+	}()
+	if mode == "exec" && matches(f.HangOn, command) {
+		<-ctx.Done()
+		entry.Fault, entry.Changed, entry.Duration = "hung", ChangedNo, time.Since(start).Seconds()
+		n.audit(entry)
+		return
+	}
+	args := []string{"lab", "nsexec", "--dir", n.lab.dir, "--node", n.model.Name, "--mode", mode, "--"}
+	if mode == "exec" {
+		args = append(args, command)
+	}
+	cmd := exec.Command(n.lab.binary, args...)
+	cmd.Args[0] = "prova"
+	cmd.Env = append(s.baseEnv(id), s.env...)
+	cmd.SysProcAttr = nsAttr()
+	cmd.Stdout = s.ch
+	cmd.Stderr = s.ch.Stderr()
+	stdin, err := cmd.StdinPipe()
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		io.WriteString(s.ch.Stderr(), "prova lab: "+err.Error()+"\n")
+		s.exit(127)
+		entry.Exit, entry.Changed = 127, ChangedNo
+		n.audit(entry)
+		return
+	}
+	go func() { io.Copy(stdin, s.ch); stdin.Close() }()
+	done := make(chan struct{})
+	var once sync.Once
+	kill := func() { once.Do(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }) }
+	go func() {
+		select {
+		case <-ctx.Done():
+			kill()
+		case <-done:
+		}
+	}()
+	var dropped atomic.Bool
+	if drop := f.DropAfter > 0 || f.DropOn != ""; drop && mode == "exec" && (f.DropOn == "" || matches(f.DropOn, command)) {
+		go func() {
+			t := time.NewTimer(f.DropAfter)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				dropped.Store(true)
+				s.conn.Close() // the TCP connection, not just the channel
+				kill()
+			case <-done:
+			}
+		}()
+	}
+	werr := cmd.Wait()
+	close(done)
+	entry.Duration = time.Since(start).Seconds()
+	status := exitStatus(werr)
+	tools, writes, _ := readMarks(n, id)
+	entry.SimTools, entry.StateWrites = tools, writes
+	entry.Changed = classify(command, mode, tools, writes, n.lab.table.Names())
+	if dropped.Load() {
+		entry.Fault = "dropped"
+	}
+	if entry.Fault == "" && ctx.Err() == nil {
+		entry.Exit = status
+		s.exit(status)
+	}
+	n.audit(entry)
+}
+
+func (s *session) exit(status int) {
+	s.ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(status)}))
+}
+
+func (s *session) baseEnv(id string) []string {
+	n := s.node
+	return []string{
+		"PATH=" + n.dir + "/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/lpp/mmfs/bin",
+		"HOME=/root", "USER=root", "LOGNAME=root", "SHELL=/bin/sh",
+		"PROVA_LAB_DIR=" + n.lab.dir, "PROVA_LAB_NODE=" + n.model.Name, "PROVA_LAB_CMD=" + id,
+	}
+}
+
+// nsAttr starts nsexec in new mount and UTS namespaces, inside a new user
+// namespace when not root, in its own process group.
+func nsAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if os.Geteuid() == 0 {
+		a.Unshareflags = syscall.CLONE_NEWNS | syscall.CLONE_NEWUTS
+		return a
+	}
+	a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWUTS
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}}
+	return a
+}
+
+func exitStatus(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
+			return 128 + int(st.Signal())
+		}
+		return ee.ExitCode()
+	}
+	return 127
+}

@@ -1,0 +1,25 @@
+// Package all builds the table of every simulated tool of the lab. It is
+// the one place that lists them: a new simulator adds one line here.
+package all
+
+import (
+	"github.com/provadev/prova/lab/sim"
+	"github.com/provadev/prova/lab/sim/mpstat"
+	"github.com/provadev/prova/lab/sim/nvsmi"
+	"github.com/provadev/prova/lab/sim/rdma"
+)
+
+// Table returns the table of all simulated tools.
+func Table() (*sim.Table, error) {
+	return sim.NewTable(
+		rdma.Ibstat(),
+		rdma.Ibstatus(),
+		rdma.Ibdev2netdev(),
+		rdma.OfedInfo(),
+		rdma.IbvDevinfo(),
+		rdma.IbvDevices(),
+		rdma.RdmaTool(),
+		mpstat.Tool(),
+		nvsmi.Tool(),
+	)
+}
