@@ -128,7 +128,7 @@ func (r *Runner) attempt(ctx context.Context, s *plan.Step, m plan.Meta, h modul
 	}
 	args, diags := plan.DecodeArgs(s, hctx)
 	if !diags.HasErrors() {
-		diags = append(diags, s.Module.Validate(args)...)
+		diags = append(diags, plan.AttachRange(s.Module.Validate(args), s.DeclRange)...)
 	}
 	if diags.HasErrors() {
 		return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}

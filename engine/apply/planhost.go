@@ -110,7 +110,7 @@ func (r *Runner) probe(ctx context.Context, s *plan.Step, host string) event.Pla
 	if !args.IsWhollyKnown() {
 		return planned(s, host, module.Unknown, "arguments depend on results of earlier steps", nil)
 	}
-	if d := s.Module.Validate(args); d.HasErrors() {
+	if d := plan.AttachRange(s.Module.Validate(args), s.DeclRange); d.HasErrors() {
 		return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: diagText(d)}
 	}
 	m, _ := plan.EvalMeta(s, r.scope.Base(), false)

@@ -71,7 +71,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	for i, s := range r.prog.Steps {
 		stepIDs[i] = s.ID()
 	}
-	if len(r.opts.Expect) > 0 {
+	if r.opts.Expect != nil {
 		if err := r.checkDrift(ctx); err != nil {
 			return nil, err
 		}

@@ -22,6 +22,9 @@ type Step struct {
 	// Deps are the names of the steps this one depends on, explicitly or by
 	// reference, sorted.
 	Deps []string
+	// badRefs is set when the step refers to steps that do not exist;
+	// Validate then skips its body, already reported.
+	badRefs bool
 }
 
 // Program is a runbook bound to modules, with its steps in execution order.
@@ -77,7 +80,9 @@ func Bind(rb *config.Runbook, reg *module.Registry) (*Program, hcl.Diagnostics) 
 		bound = append(bound, s)
 	}
 	for _, s := range bound {
-		diags = append(diags, p.collectDeps(s)...)
+		d := p.collectDeps(s)
+		s.badRefs = d.HasErrors()
+		diags = append(diags, d...)
 	}
 	order, d := topoOrder(bound)
 	diags = append(diags, d...)

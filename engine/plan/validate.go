@@ -39,7 +39,9 @@ func Validate(p *Program, scope *eval.Scope) hcl.Diagnostics {
 				})
 			}
 		}
-		diags = append(diags, ValidateBody(s, ctx)...)
+		if !s.badRefs {
+			diags = append(diags, ValidateBody(s, ctx)...)
+		}
 	}
 	return diags
 }
@@ -63,7 +65,18 @@ func ValidateBody(s *Step, ctx *hcl.EvalContext) hcl.Diagnostics {
 	if diags.HasErrors() {
 		return diags
 	}
-	return append(diags, s.Module.Validate(args)...)
+	return append(diags, AttachRange(s.Module.Validate(args), s.DeclRange)...)
+}
+
+// AttachRange gives diagnostics from a module's Validate, which sees values
+// and not source, the step's range when they have none.
+func AttachRange(diags hcl.Diagnostics, rng hcl.Range) hcl.Diagnostics {
+	for _, d := range diags {
+		if d.Subject == nil {
+			d.Subject = rng.Ptr()
+		}
+	}
+	return diags
 }
 
 // DecodeArgs decodes a step's module arguments with its schema.

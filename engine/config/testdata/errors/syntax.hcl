@@ -1,0 +1,3 @@
+step "shell" "a" {
+  command = "x" "y" # ERROR: Missing newline after argument
+}
