@@ -20,7 +20,9 @@ func (cmdModule) Spec() hcldec.Spec {
 		"count":   &hcldec.AttrSpec{Name: "count", Type: cty.Number},
 	}
 }
-func (cmdModule) Outputs() cty.Type { return cty.Object(map[string]cty.Type{"lines": cty.List(cty.String)}) }
+func (cmdModule) Outputs() cty.Type {
+	return cty.Object(map[string]cty.Type{"lines": cty.List(cty.String)})
+}
 func (cmdModule) Validate(args cty.Value) hcl.Diagnostics {
 	if c := args.GetAttr("count"); c.IsKnown() && !c.IsNull() && c.LessThan(cty.Zero).True() {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid count", Detail: "count must not be negative"}}
