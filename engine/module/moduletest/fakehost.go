@@ -137,11 +137,28 @@ func (h *FakeHost) File(path string) (File, bool) {
 	return File{Data: append([]byte(nil), f.Data...), Mode: f.Mode}, true
 }
 
-// SetFile creates or replaces the file at path.
+// modeBits are the parts of a FileMode the file map keeps: permissions and
+// the setuid, setgid and sticky bits.
+const modeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// Octal returns mode as the octal number chmod and stat -c %a use,
+// special bits included (0o4755 for setuid rwxr-xr-x).
+func Octal(mode fs.FileMode) uint32 {
+	m := uint32(mode.Perm())
+	for bit, o := range map[fs.FileMode]uint32{fs.ModeSetuid: 0o4000, fs.ModeSetgid: 0o2000, fs.ModeSticky: 0o1000} {
+		if mode&bit != 0 {
+			m |= o
+		}
+	}
+	return m
+}
+
+// SetFile creates or replaces the file at path. Only permission and special
+// bits of mode are kept.
 func (h *FakeHost) SetFile(path string, data []byte, mode fs.FileMode) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.files[path] = File{Data: append([]byte(nil), data...), Mode: mode.Perm()}
+	h.files[path] = File{Data: append([]byte(nil), data...), Mode: mode & modeBits}
 }
 
 // RemoveFile deletes the file at path, if any.
@@ -219,9 +236,10 @@ func (h *FakeHost) lookup(cmd string) Handler {
 	return nil
 }
 
-// Put stores what r holds as the file at path.
+// Put stores what r holds as the file at path. It is recorded as
+// "put PATH MODE", MODE in octal as chmod takes it.
 func (h *FakeHost) Put(ctx context.Context, path string, r io.Reader, mode fs.FileMode) error {
-	if err := h.begin(ctx, fmt.Sprintf("put %s %04o", path, mode.Perm())); err != nil {
+	if err := h.begin(ctx, fmt.Sprintf("put %s %04o", path, Octal(mode))); err != nil {
 		return err
 	}
 	b, err := io.ReadAll(r)

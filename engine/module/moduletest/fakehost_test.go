@@ -131,3 +131,17 @@ func TestFakeHostHang(t *testing.T) {
 		t.Fatalf("hanging command returned %v, want context.Canceled", err)
 	}
 }
+
+func TestFakeHostKeepsSpecialBits(t *testing.T) {
+	h := NewFakeHost("n1")
+	if err := h.Put(context.Background(), "/bin/x", strings.NewReader(""), 0o755|fs.ModeSetuid|fs.ModeDir); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := h.File("/bin/x")
+	if Octal(f.Mode) != 0o4755 {
+		t.Fatalf("mode = %o, want 4755", Octal(f.Mode))
+	}
+	if got := h.Commands(); got[0] != "put /bin/x 4755" {
+		t.Fatalf("recorded %q", got[0])
+	}
+}
