@@ -1,0 +1,61 @@
+# prova — see README.md. Every target works on a fresh Debian machine with Go.
+GO       ?= go
+BIN      ?= bin/prova
+PKGS     ?= ./...
+FUZZTIME ?= 20s
+
+.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden fuzz bench demo clean
+
+all: lint build test
+
+build:
+	$(GO) build -trimpath -o $(BIN) ./cmd/prova
+
+# test is what CI runs: static checks, then every test with the race detector.
+test: lint race
+
+# unit runs the tests without the race detector (faster while iterating).
+unit:
+	$(GO) test -count=1 $(PKGS)
+
+race:
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+lint: fmtcheck vet staticcheck
+
+vet:
+	$(GO) vet $(PKGS)
+
+staticcheck:
+	$(GO) tool staticcheck $(PKGS)
+
+fmtcheck:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+tidy:
+	$(GO) mod tidy -diff
+
+golden:
+	UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
+
+# fuzz runs every fuzz target for FUZZTIME each.
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+# bench runs the benchmarks: engine load/plan, inventory, parsers, and the
+# SSH fan-out against real OpenSSH sshd (see docs/performance.md).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 30m $(PKGS)
+
+# demo starts a 4-node lab with a silent-fallback fault, plans and applies
+# the shipped runbook against it, and stops the lab.
+demo: build
+	./examples/demo.sh $(BIN)
+
+clean:
+	rm -rf bin .prova .prova-lab
