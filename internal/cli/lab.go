@@ -84,6 +84,8 @@ func writeNodes(w io.Writer, st *lab.Status) {
 	for _, n := range st.Nodes {
 		state := "up"
 		switch {
+		case st.PID == 0:
+			state = "stopped"
 		case n.SSHDown:
 			state = "down (scenario)"
 		case !n.Answers:

@@ -1,0 +1,5 @@
+node "gpfs02" {
+  faults {
+    handshake_delay = "soon"
+  }
+}

@@ -1,0 +1,5 @@
+defaults {
+  hca "mlx5_0" {
+    port "one" {}
+  }
+}

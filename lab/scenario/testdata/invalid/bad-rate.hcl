@@ -1,0 +1,7 @@
+defaults {
+  hca "mlx5_0" {
+    port "1" {
+      rate = 123
+    }
+  }
+}

@@ -1,0 +1,5 @@
+node "gpfs04" {
+  faults {
+    drop_on = "mmfsadm("
+  }
+}

@@ -1,0 +1,5 @@
+defaults {
+  gpu "GPU0" {
+    pcie = { mlx5_0 = "NEAR" }
+  }
+}

@@ -1,0 +1,2 @@
+node "gpfs02" {}
+node "gpfs02" {}

@@ -1,0 +1,3 @@
+node "gpfs01" {
+  cpus = 
+}

@@ -1,0 +1,4 @@
+defaults {
+  memory_gib = 256
+  memroy_gb  = 512
+}

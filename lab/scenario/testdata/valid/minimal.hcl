@@ -1,0 +1,3 @@
+node "gpfs02" {
+  memory_gib = 512
+}
