@@ -1,0 +1,191 @@
+package record
+
+import (
+	"sort"
+
+	"github.com/provadev/prova/engine/event"
+)
+
+// deref turns pointers to events into values.
+func deref(e event.Event) event.Event {
+	switch p := e.(type) {
+	case *event.RunStarted:
+		return *p
+	case *event.StepStarted:
+		return *p
+	case *event.HostStarted:
+		return *p
+	case *event.HostFinished:
+		return *p
+	case *event.StepFinished:
+		return *p
+	case *event.PlannedHost:
+		return *p
+	case *event.HostDropped:
+		return *p
+	case *event.Aborted:
+		return *p
+	case *event.RunFinished:
+		return *p
+	case *event.Warning:
+		return *p
+	}
+	return e
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func indexOf(list []string) map[string]int {
+	m := make(map[string]int, len(list))
+	for i, s := range list {
+		if _, ok := m[s]; !ok {
+			m[s] = i
+		}
+	}
+	return m
+}
+
+// ordered sorts names by their place in order, unknown names last by name.
+func ordered(names []string, order []string) []string {
+	idx := indexOf(order)
+	rank := func(s string) int {
+		if i, ok := idx[s]; ok {
+			return i
+		}
+		return len(idx)
+	}
+	sort.SliceStable(names, func(i, j int) bool {
+		ri, rj := rank(names[i]), rank(names[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return ri == len(idx) && names[i] < names[j]
+	})
+	return names
+}
+
+// sortSteps puts steps in run order; steps the run did not announce keep
+// the order they were first seen in, after the others.
+func (w *Writer) sortSteps() {
+	idx := indexOf(w.stepOrder)
+	rank := func(s string) int {
+		if i, ok := idx[s]; ok {
+			return i
+		}
+		return len(idx)
+	}
+	sort.SliceStable(w.rec.Steps, func(i, j int) bool { return rank(w.rec.Steps[i].Step) < rank(w.rec.Steps[j].Step) })
+	for i, s := range w.rec.Steps {
+		w.stepIdx[s.Step] = i
+	}
+}
+
+// halfDone lists the steps a run that did not end normally left started
+// but not finished on all their hosts.
+func (w *Writer) halfDone() []string {
+	if w.rec.Aborted == nil && w.finished && w.rec.Status != StatusInterrupted {
+		return nil // RunFinished came, nothing stopped the run
+	}
+	var half []string
+	for _, s := range w.rec.Steps {
+		if w.started[s.Step] && !s.Finished {
+			half = append(half, s.Step)
+		}
+	}
+	return half
+}
+
+// union appends to a the elements of b it lacks.
+func union(a, b []string) []string {
+	seen := map[string]bool{}
+	for _, s := range a {
+		seen[s] = true
+	}
+	for _, s := range b {
+		if !seen[s] {
+			a = append(a, s)
+			seen[s] = true
+		}
+	}
+	return a
+}
+
+func (w *Writer) anyFailed() bool {
+	for _, s := range w.rec.Steps {
+		for _, h := range s.Hosts {
+			if h.Status == event.Failed || h.Status == event.Unreachable {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// countTallies counts outcomes per host when no RunFinished brought them.
+func (w *Writer) countTallies() map[string]event.Tally {
+	t := map[string]event.Tally{}
+	for _, h := range w.rec.Meta.Hosts {
+		t[h] = event.Tally{}
+	}
+	for _, s := range w.rec.Steps {
+		for h, r := range s.Hosts {
+			c := t[h]
+			switch r.Status {
+			case event.OK:
+				c.OK++
+			case event.Changed:
+				c.Changed++
+			case event.Failed:
+				c.Failed++
+			case event.Skipped:
+				c.Skipped++
+			case event.Unreachable:
+				c.Unreachable++
+			case event.Warned:
+				c.Warned++
+			}
+			t[h] = c
+		}
+	}
+	return t
+}
+
+// assertions flattens the checks of every step and host, in run order. An
+// assertion step that reported no checks counts as one check named after
+// the step.
+func (w *Writer) assertions() []Assertion {
+	out := []Assertion{}
+	for _, s := range w.rec.Steps {
+		for _, h := range ordered(sortedKeys(s.Hosts), w.rec.Meta.Hosts) {
+			r := s.Hosts[h]
+			for _, c := range r.Checks {
+				out = append(out, Assertion{Step: s.Step, Host: h, Name: c.Name, Measured: c.Measured,
+					Threshold: c.Threshold, Verdict: c.Verdict, Message: c.Message, Severity: r.Severity})
+			}
+			if len(r.Checks) == 0 && r.Severity != "" && r.Status != Unfinished {
+				out = append(out, Assertion{Step: s.Step, Host: h, Name: s.Step,
+					Verdict: verdictOf(r.Status), Message: r.Message, Severity: r.Severity})
+			}
+		}
+	}
+	return out
+}
+
+func verdictOf(s event.Status) string {
+	switch s {
+	case event.OK, event.Changed:
+		return "pass"
+	case event.Failed:
+		return "fail"
+	case event.Warned:
+		return "warn"
+	}
+	return string(s)
+}

@@ -1,0 +1,126 @@
+package record
+
+import (
+	"time"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/ui"
+)
+
+// Version is the format version of run.json; Load refuses newer ones.
+const Version = 1
+
+const (
+	runFile    = "run.json"
+	eventsFile = "events.jsonl"
+	rawDir     = "raw"
+)
+
+// Run statuses. Close accepts any status; these are the ones prova uses.
+const (
+	StatusRunning     = "running" // written at Create; a crash leaves it
+	StatusOK          = "ok"
+	StatusFailed      = "failed"
+	StatusAborted     = "aborted"
+	StatusInterrupted = "interrupted"
+)
+
+// Unfinished is the status of a host that started a step and never
+// finished it (the run was interrupted or aborted meanwhile).
+const Unfinished event.Status = "unfinished"
+
+// Meta describes the run; the caller fills it before Create.
+type Meta struct {
+	RunID         string    `json:"run_id"`
+	Mode          string    `json:"mode"`
+	Runbook       string    `json:"runbook"`
+	RunbookHash   string    `json:"runbook_hash,omitempty"`
+	Inventory     string    `json:"inventory,omitempty"`
+	InventoryHash string    `json:"inventory_hash,omitempty"`
+	ProvaVersion  string    `json:"prova_version,omitempty"`
+	Started       time.Time `json:"started"`
+	// Vars are the variable values, already redacted by the caller
+	// (Create redacts them once more).
+	Vars     map[string]any `json:"vars,omitempty"`
+	Hosts    []string       `json:"hosts"`
+	Baseline string         `json:"baseline,omitempty"` // run ID or directory
+}
+
+// Record is the content of run.json.
+type Record struct {
+	Version    int                    `json:"version"`
+	Meta       Meta                   `json:"meta"`
+	Status     string                 `json:"status"`
+	Finished   time.Time              `json:"finished,omitzero"`
+	DurationS  float64                `json:"duration_s,omitempty"`
+	Aborted    *Abort                 `json:"aborted,omitempty"`
+	Tallies    map[string]event.Tally `json:"tallies"`
+	Steps      []Step                 `json:"steps"`
+	Assertions []Assertion            `json:"assertions"`
+	Dropped    []Dropped              `json:"dropped,omitempty"`
+	Warnings   []event.Warning        `json:"warnings,omitempty"`
+
+	// Dir is the record's directory, set by Load.
+	Dir string `json:"-"`
+}
+
+// Abort says why a run stopped early and which steps it left half-done:
+// started on some hosts, not finished on all.
+type Abort struct {
+	Reason   string   `json:"reason"`
+	HalfDone []string `json:"half_done,omitempty"`
+}
+
+// Step is one step's outcome on every host it ran on.
+type Step struct {
+	Step      string                `json:"step"`
+	Module    string                `json:"module,omitempty"`
+	Name      string                `json:"name,omitempty"`
+	Finished  bool                  `json:"finished"` // it finished on all its hosts
+	DurationS float64               `json:"duration_s,omitempty"`
+	Hosts     map[string]HostResult `json:"hosts"`
+	// Plans holds the plan per host, in plan mode.
+	Plans map[string]Plan `json:"plans,omitempty"`
+}
+
+// HostResult is a step's outcome on one host.
+type HostResult struct {
+	Status    event.Status `json:"status"`
+	Message   string       `json:"message,omitempty"`
+	DurationS float64      `json:"duration_s"`
+	Severity  string       `json:"severity,omitempty"`
+	// Result is the step result object, without stdout and stderr, which
+	// are in Raw.
+	Result      map[string]any  `json:"result,omitempty"`
+	Checks      []event.Check   `json:"checks,omitempty"`
+	Diagnostics []ui.Diagnostic `json:"diagnostics,omitempty"`
+	// Raw maps an output name (stdout, stderr, an evidence name) to its
+	// file, relative to the record directory (read it with ReadRaw).
+	Raw map[string]string `json:"raw,omitempty"`
+}
+
+// Plan is what the plan said about a step on a host.
+type Plan struct {
+	Action  string         `json:"action"`
+	Summary string         `json:"summary,omitempty"`
+	Changes []event.Change `json:"changes,omitempty"`
+}
+
+// Assertion is one evaluated check, flattened for reports.
+type Assertion struct {
+	Step      string `json:"step"`
+	Host      string `json:"host"`
+	Name      string `json:"name"`
+	Measured  string `json:"measured"`
+	Threshold string `json:"threshold,omitempty"`
+	Verdict   string `json:"verdict"`
+	Message   string `json:"message,omitempty"`
+	Severity  string `json:"severity,omitempty"`
+}
+
+// Dropped is a host that left the run.
+type Dropped struct {
+	Step   string `json:"step"`
+	Host   string `json:"host"`
+	Reason string `json:"reason"`
+}
