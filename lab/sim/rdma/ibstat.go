@@ -68,7 +68,7 @@ func runIbstat(_ context.Context, e *sim.Env) int {
 			fmt.Fprintf(e.Stderr, "ibpanic: [%d] main: stat of IB device '%s' port %s failed: No such file or directory\n", 1000+n.Index, pos[0], pos[1])
 			return 255
 		}
-		fmt.Fprintf(w, "CA: '%s'\n", hcas[0].Name)
+		fmt.Fprintf(w, "CA: '%s'\nPort %d:\n", hcas[0].Name, p.Num)
 		ibstatPort(w, p, "")
 		return 0
 	}
