@@ -14,6 +14,9 @@ import (
 
 func writeConfig(dir, hostKey string, ports []int, extra string) error {
 	var b strings.Builder
+	// sshd keeps the first value of a keyword: extra lines go first so
+	// they override the defaults below.
+	b.WriteString(extra + "\n")
 	for _, p := range ports {
 		fmt.Fprintf(&b, "Port %d\n", p)
 	}
@@ -33,8 +36,7 @@ MaxSessions 10
 LogLevel INFO
 SetEnv SHLVL=1
 Subsystem sftp internal-sftp
-%s
-`, hostKey, filepath.Join(dir, "sshd.pid"), filepath.Join(dir, "authorized_keys"), extra)
+`, hostKey, filepath.Join(dir, "sshd.pid"), filepath.Join(dir, "authorized_keys"))
 	return os.WriteFile(filepath.Join(dir, "sshd_config"), []byte(b.String()), 0o600)
 }
 

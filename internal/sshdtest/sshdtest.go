@@ -34,7 +34,8 @@ type Options struct {
 	UserCAKeys []ssh.PublicKey
 	// AuthorizedKeys are accepted in addition to the cluster's client key.
 	AuthorizedKeys []ssh.PublicKey
-	// Extra lines appended to every sshd_config.
+	// Extra lines for every sshd_config; they come first, so they override
+	// the package's defaults (sshd keeps the first value of a keyword).
 	Extra string
 }
 

@@ -183,15 +183,21 @@ func (c *Conn) newSession(cl *ssh.Client) (*ssh.Session, error) {
 	if errors.As(err, &oce) { // the server refused: host alive, e.g. MaxSessions
 		return nil, fmt.Errorf("open session on %s: %w", c.Name(), err)
 	}
-	// any other failure means the connection is going down: report why.
+	return nil, c.lost(fmt.Errorf("open session on %s: %w", c.Name(), err))
+}
+
+// lost reports a failure that means the connection is going down: once
+// it is down (normally at once), the reason it went down; otherwise err
+// marked unreachable.
+func (c *Conn) lost(err error) error {
 	t := time.NewTimer(time.Second)
 	defer t.Stop()
 	select {
 	case <-c.dead:
-		return nil, c.deadErr
+		return c.deadErr
 	case <-t.C:
 	}
-	return nil, unreachablef("open session on %s: %w", c.Name(), err)
+	return unreachable(err)
 }
 
 func (c *Conn) close() error {

@@ -59,11 +59,10 @@ func (p *Pool) dial(ctx context.Context, t Target) (*ssh.Client, error) {
 		for _, hop := range hops {
 			// each hop is itself resolved through ssh_config; a hop's own
 			// ProxyJump is ignored (the chain is explicit).
-			r, err := p.Resolve(hop)
+			r, err := p.resolveHop(hop, t)
 			if err != nil {
 				return nil, unreachable(err)
 			}
-			r.ProxyJump = ""
 			chain += ">" + r.User + "@" + hostPort(r.Address, r.Port)
 			if via, err = p.jump(ctx, chain, r, via); err != nil {
 				return nil, unreachablef("jump host %s for %s: %w", r.display(), t.display(), err)
@@ -71,6 +70,37 @@ func (p *Pool) dial(ctx context.Context, t Target) (*ssh.Client, error) {
 		}
 	}
 	return p.dialVia(ctx, t, via)
+}
+
+// resolveHop resolves a jump host through ssh_config. What ssh_config
+// does not say about the hop (identity files, known_hosts files, checking
+// policy, timeouts) is taken from the target it leads to, so inventory
+// settings apply to the whole path. A hop's own ProxyJump is ignored: the
+// chain is explicit.
+func (p *Pool) resolveHop(hop, t Target) (Target, error) {
+	cfg, err := p.config()
+	if err != nil {
+		return hop, err
+	}
+	alias := hop.Address
+	r, err := p.Resolve(hop)
+	if err != nil {
+		return r, err
+	}
+	if len(cfg.GetAll(alias, "identityfile")) == 0 {
+		r.IdentityFiles, r.IdentitiesOnly = t.IdentityFiles, t.IdentitiesOnly
+	}
+	if cfg.Get(alias, "userknownhostsfile") == nil {
+		r.KnownHostsFiles = t.KnownHostsFiles
+	}
+	if cfg.Get(alias, "stricthostkeychecking") == nil {
+		r.StrictHostKeyChecking = t.StrictHostKeyChecking
+	}
+	if cfg.Get(alias, "connecttimeout") == nil {
+		r.ConnectTimeout = t.ConnectTimeout
+	}
+	r.ProxyJump = ""
+	return r, nil
 }
 
 // jump returns the shared connection for a chain prefix, dialling it once.

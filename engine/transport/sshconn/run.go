@@ -2,10 +2,13 @@ package sshconn
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -25,6 +28,7 @@ var signalNumbers = map[string]int{
 // ended first. On cancellation the remote process group receives SIGTERM,
 // then SIGKILL after Options.KillGrace, then the session is closed.
 func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	tag := newTag()
 	cl, err := c.connect(ctx)
 	if err != nil {
 		return -1, err
@@ -39,13 +43,8 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	}
 	defer s.Close()
 	s.Stdin, s.Stdout, s.Stderr = stdin, stdout, stderr
-	if err := s.Start(cmd); err != nil {
-		select {
-		case <-c.dead:
-			return -1, c.deadErr
-		default:
-		}
-		return -1, fmt.Errorf("start %q on %s: %w", cmd, c.Name(), err)
+	if err := s.Start(TagLine + tag + "\n" + cmd); err != nil {
+		return -1, c.lost(fmt.Errorf("start %q on %s: %w", cmd, c.Name(), err))
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.Wait() }()
@@ -54,17 +53,48 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	case <-c.dead:
 		return -1, c.deadErr
 	case <-ctx.Done():
-		c.kill(s, done)
+		c.kill(cl, s, tag, done)
 		return -1, fmt.Errorf("%q on %s: %w", cmd, c.Name(), context.Cause(ctx))
 	}
 	return c.status(err)
 }
 
-// kill stops a remote command: TERM, grace, KILL, then the session is
-// closed by the caller. sshd delivers signals to the command's process
-// group.
-func (c *Conn) kill(s *ssh.Session, done <-chan error) {
-	s.Signal(ssh.SIGTERM)
+// TagLine starts the comment line Run puts before every command:
+// "# prova-run:<random>\n<cmd>". The remote shell ignores it, but it shows
+// in the shell's command line (/proc/PID/cmdline), which is how a
+// cancelled command is found and killed.
+const TagLine = "# prova-run:"
+
+func newTag() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// killScript signals the process group of every shell whose command line
+// carries tag. The pattern's brackets keep it from matching the script's
+// own shell and grep. It needs Linux /proc and grep.
+func killScript(tag, sig string) string {
+	pat := strings.TrimSuffix(TagLine, ":") + "[:]" + tag
+	return "for f in $(grep -las '" + pat + "' /proc/[0-9]*/cmdline); do " +
+		"p=${f#/proc/}; p=${p%/cmdline}; kill -" + sig + " -- -$p 2>/dev/null || kill -" + sig + " $p 2>/dev/null; done; true"
+}
+
+// kill stops a remote command: TERM, grace, KILL; the caller then closes
+// the session. Each signal goes two ways: the SSH "signal" request (sshd
+// signals the command's process group, but OpenSSH ignores it for
+// sessions it serves without privilege separation, such as root logins)
+// and a second session that finds the tagged shell under /proc and
+// signals its process group.
+func (c *Conn) kill(cl *ssh.Client, s *ssh.Session, tag string, done <-chan error) {
+	signal := func(sig ssh.Signal) {
+		s.Signal(sig)
+		if ks, err := cl.NewSession(); err == nil {
+			ks.Run(killScript(tag, string(sig)))
+			ks.Close()
+		}
+	}
+	signal(ssh.SIGTERM)
 	t := time.NewTimer(c.pool.opts.KillGrace)
 	defer t.Stop()
 	select {
@@ -74,7 +104,7 @@ func (c *Conn) kill(s *ssh.Session, done <-chan error) {
 		return
 	case <-t.C:
 	}
-	s.Signal(ssh.SIGKILL)
+	signal(ssh.SIGKILL)
 	t.Reset(c.pool.opts.KillGrace)
 	select {
 	case <-done:
@@ -97,16 +127,8 @@ func (c *Conn) status(err error) (int, error) {
 		}
 		return ee.ExitStatus(), nil
 	}
-	select {
-	case <-c.dead:
-		return -1, c.deadErr
-	default:
-	}
-	var missing *ssh.ExitMissingError
-	if errors.As(err, &missing) {
-		return -1, unreachablef("%s ended the command without an exit status (connection lost?)", c.Name())
-	}
-	return -1, fmt.Errorf("run on %s: %w", c.Name(), err)
+	// no exit status: the channel or the connection went away.
+	return -1, c.lost(fmt.Errorf("%s ended the command without an exit status: %w", c.Name(), err))
 }
 
 func isClosedErr(err error) bool { return errors.Is(err, net.ErrClosed) }

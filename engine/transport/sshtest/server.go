@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -142,7 +143,9 @@ func (s *Server) ClientConfig() *ssh.ClientConfig {
 }
 
 // Commands returns every command received in exec requests, in order of
-// arrival, across all connections.
+// arrival, across all connections. A first line "# prova-run:<tag>", which
+// the sshconn transport puts before every command to find it again on
+// cancellation, is left out here and in what handlers receive.
 func (s *Server) Commands() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -230,6 +233,16 @@ func (s *Server) serveConn(fc *faultConn) {
 	sessions.Wait()
 }
 
+// untag removes the "# prova-run:<tag>" line sshconn puts first.
+func untag(cmd string) string {
+	if rest, ok := strings.CutPrefix(cmd, "# prova-run:"); ok {
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			return rest[i+1:]
+		}
+	}
+	return cmd
+}
+
 // allowExec records cmd and reports whether it may run (false: DropAfter
 // says this connection must be dropped).
 func (s *Server) allowExec(cmd string) bool {
@@ -258,4 +271,3 @@ func exitStatus(ch ssh.Channel, rc int) {
 	}
 	ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(rc)}))
 }
-

@@ -44,6 +44,7 @@ func (s *Server) session(connCtx context.Context, fc *faultConn, ch ssh.Channel,
 					req.Reply(false, nil)
 					continue
 				}
+				p.Command = untag(p.Command)
 				if !s.allowExec(p.Command) {
 					fc.Close() // dropped mid-command: no reply, no status
 					return
