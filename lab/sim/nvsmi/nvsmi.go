@@ -84,6 +84,10 @@ func topo(w io.Writer, n *model.Node) {
 			fmt.Fprintf(&b, "\t%s", n.Relation(g, h.Name))
 		}
 		for j := range n.HCAs {
+			if i == j && j == len(n.HCAs)-1 {
+				b.WriteString("\t X") // the real tool ends the row here
+				continue
+			}
 			if i == j {
 				b.WriteString("\t X ")
 				continue
