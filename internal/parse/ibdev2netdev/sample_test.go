@@ -46,3 +46,5 @@ func sections(t testing.TB, rel string) [][]byte {
 	}
 	return out
 }
+
+func samplesGlob(t testing.TB, pattern string) []string { return samples.Glob(t, pattern) }

@@ -1,0 +1,19 @@
+package ibdev2netdev
+
+import "testing"
+
+// TestEverySample parses every ibdev2netdev sample, so that a new sample
+// cannot go unread.
+func TestEverySample(t *testing.T) {
+	rels := samplesGlob(t, "ibdev2netdev/*")
+	if len(rels) == 0 {
+		t.Fatal("no samples")
+	}
+	for _, rel := range rels {
+		for _, s := range sections(t, rel) {
+			if _, err := Parse(s); err != nil {
+				t.Errorf("%s: %v", rel, err)
+			}
+		}
+	}
+}
