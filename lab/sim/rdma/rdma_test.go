@@ -12,7 +12,9 @@ import (
 	"github.com/provadev/prova/lab/sim/simtest"
 )
 
-func noHCA() *model.Node { return &model.Node{Name: "n1", Index: 1, CPUs: 2, OFED: "MLNX_OFED_LINUX-23.10-1.1.9.0"} }
+func noHCA() *model.Node {
+	return &model.Node{Name: "n1", Index: 1, CPUs: 2, OFED: "MLNX_OFED_LINUX-23.10-1.1.9.0"}
+}
 
 // The no-HCA samples are genuine local captures: same text, same status.
 func TestNoHCA(t *testing.T) {
