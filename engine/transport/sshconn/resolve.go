@@ -118,7 +118,10 @@ func ResolveTarget(t Target, cfg *Config, home, localUser string) (Target, []str
 
 	tokens := strings.NewReplacer("%%", "%", "%d", home, "%u", localUser, "%h", t.Address, "%r", t.User, "%p", strconv.Itoa(t.Port))
 	expand := func(files []string, def string) []string {
-		if len(files) == 0 && def != "" {
+		if len(files) == 0 {
+			if def == "" {
+				return nil
+			}
 			return []string{def}
 		}
 		out := make([]string, len(files))
