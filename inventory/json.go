@@ -143,7 +143,7 @@ func plainValue(v cty.Value) any {
 }
 
 func numberText(f *big.Float) string {
-	if f.IsInt() {
+	if f.IsInt() && f.MantExp(nil) <= 70 {
 		i, _ := f.Int(nil)
 		return i.String()
 	}

@@ -64,7 +64,7 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 	}
 	var top []string
 	for _, name := range b.groupOrder {
-		if name != "all" && len(parents[name]) == 0 {
+		if name != "all" && onlyAll(parents[name]) {
 			top = append(top, name)
 		}
 	}
@@ -196,4 +196,14 @@ func copyVars(m map[string]cty.Value) map[string]cty.Value {
 // describeRange formats a range as "file:line" for details.
 func describeRange(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+}
+
+// onlyAll reports whether a group's parents are at most "all".
+func onlyAll(parents []string) bool {
+	for _, p := range parents {
+		if p != "all" {
+			return false
+		}
+	}
+	return true
 }

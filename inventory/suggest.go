@@ -3,9 +3,9 @@ package inventory
 // suggest returns the host or group name closest to name, or "" when none
 // is close enough to be a likely typo.
 func (inv *Inventory) suggest(name string) string {
-	best, bestDist := "", 3
+	best, bestDist := "", 3 // accept distances below 3
 	try := func(c string) {
-		if d := editDistance(name, c, bestDist); d < bestDist || (d == bestDist && best != "" && c < best) {
+		if d := editDistance(name, c, bestDist+1); d < bestDist || (d == bestDist && best != "" && c < best) {
 			best, bestDist = c, d
 		}
 	}
@@ -14,9 +14,6 @@ func (inv *Inventory) suggest(name string) string {
 	}
 	for _, h := range inv.Hosts {
 		try(h.Name)
-	}
-	if bestDist >= 3 {
-		return ""
 	}
 	return best
 }

@@ -14,7 +14,7 @@ import (
 
 // maxYAMLNodes bounds the values built from one YAML file, so that aliases
 // cannot blow up memory.
-const maxYAMLNodes = 1 << 20
+const maxYAMLNodes = 1 << 18
 
 var yamlErrLine = regexp.MustCompile(`line (\d+)`)
 
