@@ -1,0 +1,42 @@
+package lab_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/provadev/prova/lab"
+	"github.com/provadev/prova/lab/labtest"
+)
+
+// BenchmarkStart100 measures starting a 100-node lab in-process (node
+// files, host keys, listeners, inventory) and one command on the last node.
+// It reports the process's resident memory after the start.
+func BenchmarkStart100(b *testing.B) {
+	bin := labtest.Binary(b)
+	for i := 0; i < b.N; i++ {
+		l, err := lab.Start(context.Background(), lab.Options{Dir: b.TempDir(), Nodes: 100, Binary: bin})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		st, _ := os.ReadFile("/proc/self/status")
+		for _, line := range strings.Split(string(st), "\n") {
+			if strings.HasPrefix(line, "VmRSS:") {
+				var kb float64
+				for _, f := range strings.Fields(line)[1:2] {
+					for _, c := range f {
+						kb = kb*10 + float64(c-'0')
+					}
+				}
+				b.ReportMetric(kb/1024, "MiB-RSS")
+			}
+		}
+		if r := labtest.MustRun(b, labtest.Client(b, l, "gpfs100"), "hostname"); r.Stdout != "gpfs100\n" {
+			b.Fatalf("gpfs100: %+v", r)
+		}
+		l.Close()
+		b.StartTimer()
+	}
+}
