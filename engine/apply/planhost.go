@@ -128,5 +128,12 @@ func (r *Runner) probe(ctx context.Context, s *plan.Step, host string) event.Pla
 		}
 		return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: err.Error()}
 	}
+	if resp.Action == module.Change && s.ChangedWhen != nil {
+		// A step declared never to count as changed runs on apply but does
+		// not change the host, by the runbook author's word.
+		if v, d := s.ChangedWhen.Value(r.scope.Base()); !d.HasErrors() && v.IsKnown() && v.Type() == cty.Bool && v.False() {
+			return planned(s, host, module.NoOp, "runs on apply; changed_when = false", nil)
+		}
+	}
 	return planned(s, host, resp.Action, resp.Summary, resp.Changes)
 }

@@ -70,13 +70,18 @@ func jsonResult(v cty.Value) map[string]any {
 	return m
 }
 
-func checksOf(cs []module.Check) []event.Check {
+// checksOf converts a module's checks; an unnamed check takes the step's
+// name.
+func checksOf(step string, cs []module.Check) []event.Check {
 	if len(cs) == 0 {
 		return nil
 	}
 	out := make([]event.Check, len(cs))
 	for i, c := range cs {
 		out[i] = event.Check(c)
+		if out[i].Name == "" {
+			out[i].Name = step
+		}
 	}
 	return out
 }

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/provadev/prova/engine/apply"
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/record"
+	"github.com/provadev/prova/internal/ui"
+)
+
+// execution is one plan or apply run of a loaded runbook.
+type execution struct {
+	mode    apply.Mode
+	l       *loaded
+	f       *runFlags
+	expect  []event.PlannedHost
+	outcome *apply.Outcome
+	record  string // run record directory (apply)
+}
+
+// observer builds the console or JSON observer on stdout.
+func (a *app) observer(l *loaded, f *runFlags) (event.Observer, func() error, error) {
+	if f.json {
+		j := ui.NewJSON(a.stdout, l.redact)
+		return j, j.Err, nil
+	}
+	c := ui.NewConsole(a.stdout, ui.Options{Color: a.color, Env: a.env, IsTerminal: isTerminal(a.stdout),
+		Verbose: f.verbose, Redact: l.redact, Sources: l.sources})
+	if _, err := ui.UseColor(a.color, a.env, false); err != nil {
+		return nil, nil, err
+	}
+	return c, c.Close, nil
+}
+
+func (a *app) execute(ctx context.Context, x *execution) error {
+	obs, closeObs, err := a.observer(x.l, x.f)
+	if err != nil {
+		return err
+	}
+	runID := record.NewRunID(time.Now())
+	observers := event.Multi{obs}
+	var rec *record.Writer
+	if x.mode == apply.ModeApply {
+		rec, err = record.Create(x.f.recordDir, record.Meta{
+			RunID: runID, Mode: string(x.mode), Runbook: x.l.rb.Path, RunbookHash: x.l.rb.Hash,
+			Inventory: x.f.inventory, InventoryHash: x.l.inv.Hash, ProvaVersion: version(),
+			Started: time.Now(), Vars: a.recordVars(x.l), Hosts: invAdapter{x.l.inv}.Names(),
+		}, x.l.redact)
+		if err != nil {
+			return fmt.Errorf("create run record: %w", err)
+		}
+		observers = append(observers, rec)
+		x.record = rec.Dir()
+	}
+	tr, err := a.newTransport(x.l.inv, x.f, observers, a.becomePassword(x.l))
+	if err != nil {
+		return err
+	}
+	defer tr.Close()
+	runner := apply.New(x.l.prog, x.l.scope, invAdapter{x.l.inv}, apply.Options{
+		Mode: x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
+		Tags: x.f.tags, SkipTags: x.f.skipTags, Observer: observers, Expect: x.expect,
+	})
+	out, err := runner.Run(ctx)
+	var drift *apply.DriftError
+	if errors.As(err, &drift) {
+		fmt.Fprintln(a.stderr, "Error: the saved plan no longer matches the hosts; nothing was applied.")
+		for _, d := range drift.Drifted {
+			fmt.Fprintf(a.stderr, "  drifted: %s\n", x.l.redact.String(d))
+		}
+		if rec != nil {
+			_ = rec.Close("refused")
+		}
+		_ = closeObs()
+		return errSilent{err}
+	}
+	if err != nil {
+		return err
+	}
+	x.outcome = out
+	if len(out.Diagnostics) > 0 {
+		a.printDiags(x.l.sources, out.Diagnostics)
+	}
+	if rec != nil {
+		status := "ok"
+		switch {
+		case out.Interrupted:
+			status = "interrupted"
+		case out.Failed:
+			status = "failed"
+		}
+		if err := rec.Close(status); err != nil {
+			fmt.Fprintf(a.stderr, "Error: write run record: %v\n", err)
+		}
+		if !x.f.json {
+			fmt.Fprintf(a.stdout, "Run record: %s\n", rec.Dir())
+		}
+	}
+	if err := closeObs(); err != nil {
+		return err
+	}
+	switch {
+	case out.Interrupted:
+		return errInterrupted
+	case out.Failed:
+		return errSilent{fmt.Errorf("%s failed", x.mode)}
+	}
+	return nil
+}
+
+// recordVars returns the variable values for the run record, with
+// sensitive ones replaced.
+func (a *app) recordVars(l *loaded) map[string]any {
+	out := map[string]any{}
+	sens := map[string]bool{}
+	for _, v := range l.rb.Variables {
+		sens[v.Name] = v.Sensitive
+	}
+	for name, v := range l.vars.Values {
+		if sens[name] {
+			out[name] = "(sensitive value)"
+			continue
+		}
+		out[name] = plainJSON(v)
+	}
+	return out
+}
+
+func plainJSON(v cty.Value) any {
+	if !v.IsWhollyKnown() {
+		return nil
+	}
+	b, err := ctyjson.Marshal(v, v.Type())
+	if err != nil {
+		return nil
+	}
+	return jsonRaw(b)
+}
+
+type jsonRaw []byte
+
+func (j jsonRaw) MarshalJSON() ([]byte, error) { return j, nil }
+
+// becomePassword is the value of a variable named become_password, if the
+// runbook declares one (it should be sensitive).
+func (a *app) becomePassword(l *loaded) string {
+	v, ok := l.vars.Values["become_password"]
+	if !ok || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return ""
+	}
+	return v.AsString()
+}

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/provadev/prova/engine/config"
+	"github.com/provadev/prova/engine/eval"
+	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/internal/redact"
+	"github.com/provadev/prova/internal/ui"
+	"github.com/provadev/prova/inventory"
+	"github.com/provadev/prova/modules/all"
+)
+
+// runFlags are the flags shared by plan and apply (validate takes the
+// variable flags only).
+type runFlags struct {
+	inventory string
+	limit     string
+	vars      []string
+	varFiles  []string
+	forks     int
+	json      bool
+	verbose   bool
+	tags      []string
+	skipTags  []string
+
+	sshConfig     string
+	sshAcceptNew  bool
+	askBecomePass bool
+	recordDir     string
+}
+
+func (f *runFlags) addVarFlags(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&f.vars, "var", nil, "set a variable: --var name=value (repeatable; wins over --var-file and PROVA_VAR_name)")
+	cmd.Flags().StringArrayVar(&f.varFiles, "var-file", nil, "read variables from an HCL file of name = value lines (repeatable)")
+}
+
+func (f *runFlags) add(cmd *cobra.Command) {
+	f.addVarFlags(cmd)
+	cmd.Flags().StringVarP(&f.inventory, "inventory", "i", "", "inventory: an HCL, Ansible INI or YAML file, or a comma-separated host list")
+	cmd.Flags().StringVarP(&f.limit, "limit", "l", "", "limit the run to hosts matching this pattern")
+	cmd.Flags().IntVarP(&f.forks, "forks", "f", 50, "at most this many hosts run a step at once")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON-lines events instead of the console output")
+	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "print every line every command prints")
+	cmd.Flags().StringSliceVar(&f.tags, "tags", nil, "run only steps with one of these tags")
+	cmd.Flags().StringSliceVar(&f.skipTags, "skip-tags", nil, "skip steps with one of these tags")
+	cmd.Flags().StringVar(&f.sshConfig, "ssh-config", "", `ssh_config file ("" = ~/.ssh/config, "none" = no file)`)
+	cmd.Flags().BoolVar(&f.sshAcceptNew, "ssh-accept-new", false, "trust and record host keys not yet in known_hosts (changed keys are always refused)")
+	cmd.Flags().BoolVarP(&f.askBecomePass, "ask-become-pass", "K", false, "ask once for the sudo password used by become")
+	cmd.Flags().StringVar(&f.recordDir, "record-dir", ".prova/runs", "where apply writes run records")
+}
+
+// loaded is a runbook ready to run: parsed, bound, with variables and
+// locals evaluated against an inventory.
+type loaded struct {
+	rb      *config.Runbook
+	prog    *plan.Program
+	vars    *eval.Variables
+	scope   *eval.Scope
+	inv     *inventory.Inventory
+	sources map[string][]byte
+	redact  *redact.Redactor
+}
+
+// diagWriter renders diagnostics to stderr with snippets.
+func (a *app) printDiags(sources map[string][]byte, diags hcl.Diagnostics) {
+	if len(diags) == 0 {
+		return
+	}
+	colorOn, _ := ui.UseColor(a.color, a.env, isTerminal(a.stderr))
+	width := 0
+	if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		width, _, _ = term.GetSize(int(f.Fd()))
+	}
+	_ = ui.WriteDiagnostics(a.stderr, sources, diags, width, colorOn)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// loadRunbook parses and binds a runbook. Diagnostics are printed; a
+// non-nil error means the caller must stop.
+func (a *app) loadRunbook(path string) (*config.Runbook, *plan.Program, error) {
+	rb, prog, diags := a.parseAndBind(path)
+	a.printDiags(sourcesOf(rb), diags)
+	if diags.HasErrors() {
+		return nil, nil, errSilent{fmt.Errorf("%s has errors", path)}
+	}
+	return rb, prog, nil
+}
+
+// parseAndBind parses and binds as far as it can, returning every
+// diagnostic: validate goes on to check the steps that did bind.
+func (a *app) parseAndBind(path string) (*config.Runbook, *plan.Program, hcl.Diagnostics) {
+	rb, diags := config.Load(path)
+	var prog *plan.Program
+	if rb != nil {
+		var d hcl.Diagnostics
+		prog, d = plan.Bind(rb, all.Registry())
+		diags = append(diags, d...)
+	}
+	return rb, prog, diags
+}
+
+// loadInventory reads -i: a file or a comma-separated list.
+func (a *app) loadInventory(spec, limit string) (*inventory.Inventory, error) {
+	if spec == "" {
+		return nil, fmt.Errorf("no inventory: give one with -i FILE or -i host1,host2")
+	}
+	var inv *inventory.Inventory
+	var diags hcl.Diagnostics
+	if _, err := os.Stat(spec); err != nil && containsComma(spec) {
+		inv, diags = inventory.FromList(spec)
+	} else {
+		inv, diags = inventory.Load(spec)
+	}
+	if diags.HasErrors() {
+		srcs := map[string][]byte{}
+		if b, err := os.ReadFile(spec); err == nil {
+			srcs[spec] = b
+		}
+		a.printDiags(srcs, diags)
+		return nil, errSilent{fmt.Errorf("inventory %s has errors", spec)}
+	}
+	if limit != "" {
+		l, err := inv.Limit(limit)
+		if err != nil {
+			return nil, fmt.Errorf("--limit %q: %w", limit, err)
+		}
+		inv = l
+	}
+	return inv, nil
+}
+
+func containsComma(s string) bool {
+	for _, c := range s {
+		if c == ',' {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare resolves variables and locals against inv and builds the scope.
+func (a *app) prepare(rb *config.Runbook, prog *plan.Program, inv *inventory.Inventory, f *runFlags, partial bool) (*loaded, error) {
+	vars, diags := eval.ResolveVariables(rb, eval.Inputs{Env: a.env, Files: f.varFiles, Flags: f.vars, Partial: partial})
+	srcs := map[string][]byte{}
+	for k, v := range rb.Sources {
+		srcs[k] = v
+	}
+	for k, v := range vars.Sources {
+		srcs[k] = v
+	}
+	if diags.HasErrors() {
+		a.printDiags(srcs, diags)
+		return nil, errSilent{fmt.Errorf("invalid variables")}
+	}
+	var hosts []eval.HostInfo
+	groups := map[string][]string{}
+	if inv != nil {
+		for _, h := range inv.Hosts {
+			hosts = append(hosts, eval.HostInfo{Name: h.Name, Address: h.Address, Groups: h.Groups, Vars: h.Vars})
+		}
+		for name, g := range inv.Groups {
+			groups[name] = g.Hosts
+		}
+	}
+	scope := eval.NewScope(vars.Values, hosts, groups, rb.BaseDir, prog.ResultTypes())
+	locals, d := eval.EvalLocals(rb, scope.Base())
+	diags = append(diags, d...)
+	scope.Locals = locals
+	a.printDiags(srcs, diags)
+	if diags.HasErrors() {
+		return nil, errSilent{fmt.Errorf("invalid locals")}
+	}
+	return &loaded{rb: rb, prog: prog, vars: vars, scope: scope, inv: inv, sources: srcs, redact: redact.New(vars.Sensitive...)}, nil
+}
+
+func sourcesOf(rb *config.Runbook) map[string][]byte {
+	if rb == nil {
+		return nil
+	}
+	return rb.Sources
+}

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/provadev/prova/engine/eval"
+	"github.com/provadev/prova/engine/plan"
+)
+
+func (a *app) validateCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "validate RUNBOOK",
+		Short: "Check a runbook without contacting any host",
+		Long: `validate parses RUNBOOK (a file or a directory of .hcl files), binds every step
+to its module and checks it statically: syntax, unknown modules and arguments
+(with "did you mean"), types, undefined references, duplicate step names and
+reference cycles. Every problem is printed with file:line:col and a snippet.
+Variables without a value are treated as unknown.
+
+EXIT STATUS
+  0  the runbook is valid
+  1  it is not`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rb, prog, diags := a.parseAndBind(args[0])
+			srcs := sourcesOf(rb)
+			if rb != nil && prog != nil {
+				vars, d := eval.ResolveVariables(rb, eval.Inputs{Env: a.env, Files: f.varFiles, Flags: f.vars, Partial: true})
+				diags = append(diags, d...)
+				for k, v := range vars.Sources {
+					srcs[k] = v
+				}
+				scope := eval.NewScope(vars.Values, nil, nil, rb.BaseDir, prog.ResultTypes())
+				if !d.HasErrors() {
+					locals, d := eval.EvalLocals(rb, scope.Base())
+					diags = append(diags, d...)
+					scope.Locals = locals
+					diags = append(diags, plan.Validate(prog, scope)...)
+				}
+			}
+			diags = dedupe(diags)
+			a.printDiags(srcs, diags)
+			if diags.HasErrors() {
+				return errSilent{fmt.Errorf("%s is not valid", args[0])}
+			}
+			fmt.Fprintf(a.stdout, "%s: valid (%d steps)\n", args[0], len(prog.Steps))
+			return nil
+		},
+	}
+	f.addVarFlags(cmd)
+	return cmd
+}
+
+// dedupe drops diagnostics repeated with the same summary and range.
+func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
+	seen := map[string]bool{}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		key := d.Summary + "|" + d.Detail
+		if d.Subject != nil {
+			key += "|" + d.Subject.String()
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, d)
+	}
+	return out
+}

@@ -1,0 +1,26 @@
+// Package all builds the registry of every built-in step module: the single
+// place that lists them. The CLI passes the registry to the engine; tests
+// build their own.
+package all
+
+import (
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/modules/assert"
+	"github.com/provadev/prova/modules/copy"
+	"github.com/provadev/prova/modules/shell"
+	"github.com/provadev/prova/modules/wait"
+)
+
+// Registry returns a registry holding every built-in module.
+func Registry() *module.Registry {
+	r := module.NewRegistry()
+	for _, m := range []module.Module{
+		shell.New(),
+		copy.New(),
+		wait.New(),
+		assert.New(),
+	} {
+		r.Register(m)
+	}
+	return r
+}
