@@ -37,7 +37,7 @@ func (r *Runner) runHost(ctx context.Context, s *plan.Step, m plan.Meta, host st
 		Evidence: o.resp.Evidence, Checks: checksOf(s.ID(), o.resp.Checks), Severity: sev})
 	switch {
 	case o.status == event.Unreachable:
-		r.drop(s, host, "unreachable: "+o.message)
+		r.drop(s, host, "unreachable")
 	case o.status == event.Failed && m.OnFailure != "continue":
 		r.drop(s, host, "failed at "+s.ID())
 	}

@@ -26,7 +26,7 @@ func (r *Runner) planHost(ctx context.Context, s *plan.Step, host string) outcom
 	case "unreachable":
 		st = event.Unreachable
 		r.count(host, st)
-		r.drop(s, host, "unreachable: "+p.Summary)
+		r.drop(s, host, "unreachable")
 	case "error":
 		st = event.Failed
 		r.count(host, st)

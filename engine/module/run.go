@@ -25,6 +25,9 @@ func Capture(ctx context.Context, h Host, cmd string) (Output, error) {
 	rc, err := h.Run(ctx, cmd, nil, &out, &errb)
 	o := Output{Stdout: out.String(), Stderr: errb.String(), RC: rc}
 	if err != nil {
+		if IsUnreachable(err) {
+			return o, err // the transport's error names the host; the command is beside the point
+		}
 		return o, fmt.Errorf("run %q on %s: %w", cmd, h.Name(), err)
 	}
 	return o, nil

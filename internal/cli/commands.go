@@ -12,6 +12,7 @@ func (a *app) commands() []*cobra.Command {
 		a.inventoryCmd(),
 		a.parseCmd(),
 		a.modulesCmd(),
+		a.labCmd(),
 		a.versionCmd(),
 	}
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"golang.org/x/term"
@@ -77,13 +79,16 @@ func (t *transport) target(h *inventory.Host) sshconn.Target {
 		Address:               h.Address,
 		Port:                  c.Port,
 		User:                  c.User,
-		IdentityFiles:         c.IdentityFiles,
+		IdentityFiles:         append([]string(nil), c.IdentityFiles...),
 		ProxyJump:             c.ProxyJump,
 		StrictHostKeyChecking: c.StrictHostKeyChecking,
 		ConnectTimeout:        c.ConnectTimeout,
 	}
 	if c.KnownHosts != "" {
-		tg.KnownHostsFiles = []string{c.KnownHosts}
+		tg.KnownHostsFiles = []string{absPath(c.KnownHosts)}
+	}
+	for i, f := range tg.IdentityFiles {
+		tg.IdentityFiles[i] = absPath(f)
 	}
 	if len(c.IdentityFiles) > 0 {
 		tg.IdentitiesOnly = true
@@ -137,4 +142,17 @@ func (i invAdapter) Select(pattern string) ([]string, error) {
 		out[k] = h.Name
 	}
 	return out, nil
+}
+
+// absPath makes a path from the inventory absolute against the working
+// directory (the inventory already joined it with its own directory), so
+// that the transport never reads it relative to the home directory.
+func absPath(p string) string {
+	if p == "" || filepath.IsAbs(p) || strings.HasPrefix(p, "~") {
+		return p
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
