@@ -6,8 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -60,9 +60,15 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-// run starts sshd in the foreground and waits until every port accepts.
+// run starts sshd in the foreground and waits until its log says it
+// listens on every port. Dialling is no proof: between picking a free port
+// and sshd binding it, another process (a parallel test package) may take
+// it, and sshd would then miss that port.
 func (in *Instance) run(sshd string) error {
-	cmd := exec.Command(sshd, "-D", "-f", filepath.Join(in.Dir, "sshd_config"), "-E", filepath.Join(in.Dir, "sshd.log"))
+	logFile := filepath.Join(in.Dir, "sshd.log")
+	os.Remove(logFile)
+	in.stop = sync.Once{} // a failed attempt used it
+	cmd := exec.Command(sshd, "-D", "-f", filepath.Join(in.Dir, "sshd_config"), "-E", logFile)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("sshdtest: start %s: %w", sshd, err)
@@ -71,27 +77,33 @@ func (in *Instance) run(sshd string) error {
 	go func() { cmd.Wait(); close(exited) }()
 	in.cmd, in.exited = cmd, exited
 	deadline := time.Now().Add(10 * time.Second)
-	for _, p := range in.Ports {
-		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(p))
-		for {
-			c, err := net.DialTimeout("tcp", addr, time.Second)
-			if err == nil {
-				c.Close()
+	for {
+		log := in.Log()
+		if strings.Contains(log, "Bind to port") {
+			in.kill()
+			return fmt.Errorf("sshdtest: sshd could not bind a port: %s", log)
+		}
+		ready := true
+		for _, p := range in.Ports {
+			if !strings.Contains(log, fmt.Sprintf("Server listening on 127.0.0.1 port %d.", p)) {
+				ready = false
 				break
 			}
-			select {
-			case <-exited:
-				return fmt.Errorf("sshdtest: sshd exited before listening on %s: %s", addr, in.Log())
-			default:
-			}
-			if time.Now().After(deadline) {
-				in.kill()
-				return fmt.Errorf("sshdtest: sshd not listening on %s after 10s: %s", addr, in.Log())
-			}
-			time.Sleep(5 * time.Millisecond)
 		}
+		if ready {
+			return nil
+		}
+		select {
+		case <-exited:
+			return fmt.Errorf("sshdtest: sshd exited before listening: %s", log)
+		default:
+		}
+		if time.Now().After(deadline) {
+			in.kill()
+			return fmt.Errorf("sshdtest: sshd not listening on %v after 10s: %s", in.Ports, log)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	return nil
 }
 
 // penalties reports whether sshd is OpenSSH 9.8 or later (PerSourcePenalties).

@@ -36,6 +36,8 @@ type Options struct {
 	AuthorizedKeys []ssh.PublicKey
 	// Extra lines for every sshd_config; they come first, so they override
 	// the package's defaults (sshd keeps the first value of a keyword).
+	// LogLevel must stay INFO or more verbose: readiness is read from the
+	// log.
 	Extra string
 }
 

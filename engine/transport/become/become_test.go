@@ -27,7 +27,7 @@ func (r *recorder) Run(_ context.Context, cmd string, _ io.Reader, _, _ io.Write
 	return 0, nil
 }
 func (r *recorder) Put(context.Context, string, io.Reader, fs.FileMode) error { return nil }
-func (r *recorder) Get(context.Context, string, io.Writer) error             { return nil }
+func (r *recorder) Get(context.Context, string, io.Writer) error              { return nil }
 
 func TestSudoNCommandLine(t *testing.T) {
 	var r recorder
