@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 func TestValidFiles(t *testing.T) {
@@ -131,3 +133,5 @@ func TestLoadMissing(t *testing.T) {
 		t.Fatalf("diags = %v", diags)
 	}
 }
+
+func evalCtx(vars map[string]cty.Value) *hcl.EvalContext { return &hcl.EvalContext{Variables: vars} }

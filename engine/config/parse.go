@@ -49,7 +49,7 @@ func Load(path string) (*Runbook, hcl.Diagnostics) {
 		}
 		srcs[path] = b
 	}
-	rb, diags := Parse(srcs)
+	rb, diags := parse(srcs, true)
 	if rb != nil {
 		rb.Path = path
 		rb.BaseDir = base
@@ -58,15 +58,23 @@ func Load(path string) (*Runbook, hcl.Diagnostics) {
 }
 
 // Parse parses runbook sources given by file name. Files are merged in
-// name order; steps keep their order within each file.
+// name order; steps keep their order within each file. include blocks are
+// recorded but not followed (Load follows them).
 func Parse(srcs map[string][]byte) (*Runbook, hcl.Diagnostics) {
+	return parse(srcs, false)
+}
+
+func parse(srcs map[string][]byte, readIncludes bool) (*Runbook, hcl.Diagnostics) {
 	names := make([]string, 0, len(srcs))
 	for n := range srcs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 
-	rb := &Runbook{Sources: srcs, Files: map[string]*hcl.File{}}
+	rb := &Runbook{Sources: map[string][]byte{}, Files: map[string]*hcl.File{}, readIncludes: readIncludes}
+	for k, v := range srcs {
+		rb.Sources[k] = v
+	}
 	h := sha256.New()
 	p := hclparse.NewParser()
 	var diags hcl.Diagnostics
@@ -82,8 +90,37 @@ func Parse(srcs map[string][]byte) (*Runbook, hcl.Diagnostics) {
 		diags = append(diags, decodeFile(rb, f)...)
 	}
 	rb.Hash = hex.EncodeToString(h.Sum(nil))
+	if len(rb.includes) > 0 && rb.readIncludes {
+		diags = append(diags, resolveIncludes(rb, rb.includes, map[string]bool{})...)
+		rb.Hash = hashSources(rb.Sources)
+	}
 	diags = append(diags, checkDuplicates(rb)...)
 	return rb, diags
+}
+
+// parseOne parses one included file without resolving its own includes.
+func parseOne(name string, src []byte) (*Runbook, hcl.Diagnostics) {
+	rb := &Runbook{Sources: map[string][]byte{name: src}, Files: map[string]*hcl.File{}}
+	f, diags := hclparse.NewParser().ParseHCL(src, name)
+	if f == nil {
+		return rb, diags
+	}
+	rb.Files[name] = f
+	return rb, append(diags, decodeFile(rb, f)...)
+}
+
+func hashSources(srcs map[string][]byte) string {
+	names := make([]string, 0, len(srcs))
+	for n := range srcs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(n), len(srcs[n]))
+		h.Write(srcs[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 var rootSchema = &hcl.BodySchema{
@@ -92,11 +129,13 @@ var rootSchema = &hcl.BodySchema{
 		{Type: "variable", LabelNames: []string{"name"}},
 		{Type: "locals"},
 		{Type: "step", LabelNames: []string{"module", "name"}},
+		{Type: "include", LabelNames: []string{"name"}},
 	},
 }
 
 func decodeFile(rb *Runbook, f *hcl.File) hcl.Diagnostics {
 	content, diags := f.Body.Content(rootSchema)
+	stepsInFile := 0
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "runbook":
@@ -121,6 +160,13 @@ func decodeFile(rb *Runbook, f *hcl.File) hcl.Diagnostics {
 			diags = append(diags, d...)
 			if s != nil {
 				rb.Steps = append(rb.Steps, s)
+				stepsInFile++
+			}
+		case "include":
+			inc, d := decodeInclude(b, stepsInFile, b.DefRange.Filename)
+			diags = append(diags, d...)
+			if inc != nil {
+				rb.includes = append(rb.includes, inc)
 			}
 		}
 	}

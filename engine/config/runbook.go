@@ -23,6 +23,9 @@ type Runbook struct {
 	Variables   []*Variable
 	Locals      []*Local
 	Steps       []*Step
+
+	includes     []*Include
+	readIncludes bool
 }
 
 // Variable is a variable block: Terraform semantics.
@@ -76,6 +79,9 @@ type Step struct {
 	FailedWhen        hcl.Expression
 
 	Body hcl.Body
+
+	// Included names the include block the step came from, if any.
+	Included string
 
 	DeclRange  hcl.Range // the whole block header
 	TypeRange  hcl.Range // the module label
