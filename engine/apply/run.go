@@ -12,6 +12,7 @@ import (
 
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/plan"
 )
 
@@ -251,6 +252,22 @@ func (r *Runner) runStep(ctx context.Context, s *plan.Step) (string, bool, hcl.D
 			bn = bi + 1
 		}
 		obs.Observe(event.StepStarted{Step: s.ID(), Module: s.Module.ID(), Name: s.Name, Hosts: batch, Batch: bn})
+		if cm, ok := s.Module.(module.ClusterModule); ok && r.opts.Mode == ModeApply {
+			for _, o := range r.runCluster(ctx, s, m, cm, batch) {
+				done++
+				if o.status == event.Failed || o.status == event.Unreachable {
+					failedCount++
+				}
+			}
+			if ctx.Err() != nil {
+				return "interrupted", true, diags
+			}
+			if m.MaxFailPercentage >= 0 && float64(failedCount)*100/float64(total) > m.MaxFailPercentage {
+				return fmt.Sprintf("step %s: %d of %d hosts failed, more than max_fail_percentage = %g",
+					s.ID(), failedCount, total, m.MaxFailPercentage), done < total, diags
+			}
+			continue
+		}
 		var mu sync.Mutex
 		g := new(errgroup.Group)
 		g.SetLimit(r.opts.Forks)

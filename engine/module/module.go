@@ -178,3 +178,25 @@ type Check struct {
 	Verdict   string `json:"verdict"` // pass, fail, warn
 	Message   string `json:"message,omitempty"`
 }
+
+// ClusterModule is implemented by modules whose work spans several hosts at
+// once (pairwise RDMA latency: a server on one host, a client on another).
+// In apply, the engine calls ApplyCluster once per step (per serial batch)
+// with every selected host whose when held, instead of Apply per host, and
+// records each host's response as that host's result. Plan is still called
+// per host. Hosts are keyed by inventory name.
+type ClusterModule interface {
+	ApplyCluster(ctx context.Context, req ClusterRequest) (map[string]ApplyResponse, error)
+}
+
+// ClusterRequest is the input of ApplyCluster.
+type ClusterRequest struct {
+	Hosts map[string]Host
+	// Order lists the host names in inventory order.
+	Order []string
+	// Args are the arguments decoded on the first host (cluster modules
+	// should not depend on per-host values).
+	Args     cty.Value
+	BaseDir  string
+	Progress func(host string, p Progress)
+}

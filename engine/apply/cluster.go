@@ -1,0 +1,103 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/engine/plan"
+)
+
+// runCluster runs a ClusterModule step once over the batch's hosts whose
+// when holds, and records every host's result.
+func (r *Runner) runCluster(ctx context.Context, s *plan.Step, m plan.Meta, cm module.ClusterModule, batch []string) []outcome {
+	obs := r.opts.Observer
+	start := time.Now()
+	outcomes := map[string]outcome{}
+	req := module.ClusterRequest{Hosts: map[string]module.Host{}, BaseDir: r.prog.Runbook.BaseDir,
+		Progress: func(host string, p module.Progress) {
+			obs.Observe(event.Progress{Step: s.ID(), Host: host, Message: p.Message, Elapsed: p.Elapsed, Remaining: p.Remaining})
+		}}
+	for _, h := range batch {
+		obs.Observe(event.HostStarted{Step: s.ID(), Host: h})
+		hctx := r.scope.Host(h, r.results, cty.NilVal)
+		if s.When != nil {
+			ok, diags := condition(s.When, hctx, "when")
+			if diags.HasErrors() {
+				outcomes[h] = outcome{status: event.Failed, message: "when: " + diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
+				continue
+			}
+			if !ok {
+				outcomes[h] = outcome{status: event.Skipped, message: "when is false"}
+				continue
+			}
+		}
+		if req.Args == cty.NilVal {
+			args, diags := plan.DecodeArgs(s, hctx)
+			if !diags.HasErrors() {
+				diags = append(diags, plan.AttachRange(s.Module.Validate(args), s.DeclRange)...)
+			}
+			if diags.HasErrors() || !args.IsWhollyKnown() {
+				msg := "arguments still unknown at apply time"
+				if diags.HasErrors() {
+					msg = diagText(diags)
+				}
+				for _, hh := range batch {
+					outcomes[hh] = outcome{status: event.Failed, message: msg, resp: module.ApplyResponse{Diagnostics: diags}}
+				}
+				return r.finishCluster(s, m, batch, outcomes, start)
+			}
+			req.Args = args
+		}
+		req.Hosts[h] = r.hostFor(s, m, h)
+		req.Order = append(req.Order, h)
+	}
+	if len(req.Order) > 0 {
+		actx := ctx
+		if m.Timeout > 0 {
+			var cancel context.CancelFunc
+			actx, cancel = context.WithTimeout(ctx, m.Timeout)
+			defer cancel()
+		}
+		resps, err := cm.ApplyCluster(actx, req)
+		for _, h := range req.Order {
+			switch resp, ok := resps[h]; {
+			case ok:
+				outcomes[h] = statusOf(resp, m)
+			case err != nil && module.IsUnreachable(err):
+				outcomes[h] = outcome{status: event.Unreachable, message: err.Error()}
+			case err != nil:
+				outcomes[h] = outcome{status: event.Failed, message: err.Error()}
+			default:
+				outcomes[h] = outcome{status: event.Failed, message: fmt.Sprintf("%s returned no result for %s", s.Module.ID(), h)}
+			}
+		}
+	}
+	return r.finishCluster(s, m, batch, outcomes, start)
+}
+
+func (r *Runner) finishCluster(s *plan.Step, m plan.Meta, batch []string, outcomes map[string]outcome, start time.Time) []outcome {
+	var out []outcome
+	for _, h := range batch {
+		o := outcomes[h]
+		o.value = resultValue(s.ResultType, h, o.resp, o.status, o.message)
+		o = r.judge(s, o, h)
+		r.results.Set(s.Name, h, o.value)
+		r.count(h, o.status)
+		r.opts.Observer.Observe(event.HostFinished{Step: s.ID(), Host: h, Status: o.status, Message: o.message,
+			Duration: time.Since(start), Diagnostics: o.resp.Diagnostics, Result: jsonResult(o.value),
+			Evidence: o.resp.Evidence, Checks: checksOf(s.ID(), o.resp.Checks)})
+		switch {
+		case o.status == event.Unreachable:
+			r.drop(s, h, "unreachable")
+		case o.status == event.Failed && m.OnFailure != "continue":
+			r.drop(s, h, "failed at "+s.ID())
+		}
+		out = append(out, o)
+	}
+	return out
+}
