@@ -1,0 +1,292 @@
+package gpfs
+
+import (
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/provadev/prova/lab/model"
+	"github.com/provadev/prova/lab/sim"
+)
+
+// StateName is the cluster-wide state file: DIR/state/gpfs.json.
+const StateName = "gpfs"
+
+// DefaultSettle is how long a started daemon stays arbitrating.
+const DefaultSettle = 2 * time.Second
+
+// Cluster is the simulated GPFS cluster: configuration and daemons.
+type Cluster struct {
+	Name string `json:"name"`
+	ID   uint64 `json:"id"`
+	// Settle is how long a daemon stays arbitrating after it starts.
+	Settle time.Duration `json:"settle"`
+	// ClockOffset is added to the wall clock (tests move time forward).
+	ClockOffset time.Duration `json:"clock_offset,omitempty"`
+	Stanzas     []Stanza      `json:"stanzas"` // mmfs.cfg, in file order
+	Nodes       []Node        `json:"nodes"`   // in node number order
+	Cookie      int           `json:"cookie"`  // last RDMA connection cookie
+}
+
+// Stanza is one section of mmfs.cfg: Key "" is the cluster-wide part
+// ([common]); otherwise a node class or a comma-separated node list.
+type Stanza struct {
+	Key   string `json:"key"`
+	Attrs []KV   `json:"attrs"`
+}
+
+// KV is one configured attribute.
+type KV struct {
+	Attr  string `json:"attr"`
+	Value string `json:"value"`
+}
+
+// Node is one cluster member and its daemon.
+type Node struct {
+	Name    string   `json:"name"`
+	Number  int      `json:"number"`
+	Address string   `json:"address"`
+	Quorum  bool     `json:"quorum"`
+	Manager bool     `json:"manager"`
+	Groups  []string `json:"groups,omitempty"`
+
+	Started   bool      `json:"started"`
+	StartedAt time.Time `json:"started_at,omitempty"`
+	Ready     bool      `json:"ready,omitempty"` // "mmfsd ready" logged
+	PID       int       `json:"pid,omitempty"`
+	// Eff is the daemon's effective configuration (snapshot at start,
+	// updated by mmchconfig -i/-I); How says "static" or "dynamic" for
+	// values that differ from the default.
+	Eff   map[string]string `json:"eff,omitempty"`
+	How   map[string]string `json:"how,omitempty"`
+	Verbs bool              `json:"verbs"` // VERBS RDMA started
+	Ports []VPort           `json:"ports,omitempty"`
+	Conns []Conn            `json:"conns,omitempty"`
+	Index int               `json:"index"` // next RDMA connection index
+	// LogAt is the time of the node's last mmfs.log line: lines never go
+	// back in time.
+	LogAt time.Time `json:"log_at,omitempty"`
+}
+
+// VPort is a verbsPorts entry the daemon opened.
+type VPort struct {
+	Dev       string `json:"dev"`
+	Port      int    `json:"port"`
+	Fabnum    int    `json:"fabnum"`
+	LinkLayer string `json:"link_layer"`
+}
+
+// Conn is one RDMA connection of a node to a peer.
+type Conn struct {
+	Peer   string `json:"peer"`
+	Dev    string `json:"dev"`
+	Port   int    `json:"port"`
+	Index  int    `json:"index"`
+	Cookie int    `json:"cookie"`
+}
+
+func (c *Cluster) node(name string) *Node {
+	for i := range c.Nodes {
+		if c.Nodes[i].Name == name {
+			return &c.Nodes[i]
+		}
+	}
+	return nil
+}
+
+// quorumNeeded is the majority of the quorum nodes.
+func (c *Cluster) quorumNeeded() int {
+	q := 0
+	for _, n := range c.Nodes {
+		if n.Quorum {
+			q++
+		}
+	}
+	return q/2 + 1
+}
+
+// hasQuorum reports whether enough quorum nodes run a daemon.
+func (c *Cluster) hasQuorum() bool {
+	up := 0
+	for _, n := range c.Nodes {
+		if n.Quorum && n.Started {
+			up++
+		}
+	}
+	return up >= c.quorumNeeded()
+}
+
+// State is a node's GPFS state at time now: down, arbitrating or active.
+func (c *Cluster) State(n *Node, now time.Time) string {
+	switch {
+	case !n.Started:
+		return "down"
+	case now.Before(n.StartedAt.Add(c.Settle)) || !c.hasQuorum():
+		return "arbitrating"
+	}
+	return "active"
+}
+
+// session is one command's view: the env, the state and the models.
+type session struct {
+	e      *sim.Env
+	c      *Cluster
+	models map[string]*model.Node
+	now    time.Time
+	logs   *logs
+}
+
+// open loads the cluster state, creating or extending it from the node
+// models without recording a change, and runs fn under the state's lock.
+// fn reports whether it changed the state; only then is the change
+// recorded for the audit log.
+func open(e *sim.Env, fn func(s *session) (bool, error)) error {
+	models, err := loadModels(e.Dir)
+	if err != nil {
+		return err
+	}
+	var c Cluster
+	var s *session
+	quiet := *e
+	quiet.CmdID = "" // joining nodes is not a change made by this command
+	synced := false
+	err = quiet.Update(quiet.ClusterState(StateName), &c, func() (bool, error) {
+		s = newSession(e, &c, models)
+		synced = s.sync()
+		return synced, s.flush()
+	})
+	if err != nil {
+		return err
+	}
+	err = e.Update(e.ClusterState(StateName), &c, func() (bool, error) {
+		s = newSession(e, &c, models)
+		changed, err := fn(s)
+		if err != nil {
+			return false, err
+		}
+		if err := s.flush(); err != nil {
+			return false, err
+		}
+		for _, p := range s.logs.written() {
+			if err := e.MarkChanged(p); err != nil {
+				return false, err
+			}
+		}
+		return changed, nil
+	})
+	return err
+}
+
+func newSession(e *sim.Env, c *Cluster, models map[string]*model.Node) *session {
+	s := &session{e: e, c: c, models: models, now: e.Now().Add(c.ClockOffset), logs: newLogs(e.Dir)}
+	for _, n := range c.Nodes {
+		s.logs.at(n.Name, n.LogAt)
+	}
+	return s
+}
+
+// flush writes the collected log lines and remembers each node's last
+// log time.
+func (s *session) flush() error {
+	for i := range s.c.Nodes {
+		n := &s.c.Nodes[i]
+		if t := s.logs.clock[n.Name]; t.After(n.LogAt) {
+			n.LogAt = t
+		}
+	}
+	return s.logs.flush()
+}
+
+// sync creates the cluster at first use and adds nodes that joined the lab.
+func (s *session) sync() bool {
+	c := s.c
+	changed := false
+	if c.Name == "" {
+		changed = true
+		if c.Settle == 0 {
+			c.Settle = DefaultSettle
+		}
+		seeded := c.Stanzas
+		c.Name = "lab.prova"
+		for _, m := range s.models {
+			c.Name = m.Cluster
+			break
+		}
+		h := fnv.New64a()
+		h.Write([]byte(c.Name))
+		c.ID = 1000000000000000000 + h.Sum64()%8000000000000000000
+		c.Stanzas = []Stanza{{Attrs: []KV{{"clusterName", c.Name}, {"clusterId", fmt.Sprint(c.ID)},
+			{"dmapiFileHandleSize", "32"}, {"minReleaseLevel", "5.1.9.0"}, {"ccrEnabled", "yes"}, {"cipherList", "AUTHONLY"}, {"autoload", "no"}}}}
+		for _, st := range seeded { // scenario settings (Seed)
+			for _, kv := range st.Attrs {
+				c.set(st.Key, kv.Attr, kv.Value)
+			}
+		}
+	}
+	var names []string
+	for name, m := range s.models {
+		if c.node(name) == nil && slices.Contains(m.FileSystems, "gpfs") {
+			names = append(names, name)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return s.models[names[i]].Index < s.models[names[j]].Index })
+	if len(names) == 0 {
+		return changed
+	}
+	grouped := false
+	for _, m := range s.models {
+		grouped = grouped || isQuorumModel(m)
+	}
+	for _, name := range names {
+		m := s.models[name]
+		q := isQuorumModel(m)
+		if !grouped {
+			q = s.countQuorum() < 3
+		}
+		c.Nodes = append(c.Nodes, Node{Name: name, Number: m.Index, Address: m.DataAddress, Quorum: q, Manager: q, Groups: m.Groups})
+	}
+	// Joining daemons came up before this command: active already.
+	for _, name := range names {
+		s.start(name, s.now.Add(-c.Settle-time.Second))
+	}
+	s.markReady()
+	return true
+}
+
+func (s *session) countQuorum() int {
+	q := 0
+	for _, n := range s.c.Nodes {
+		if n.Quorum {
+			q++
+		}
+	}
+	return q
+}
+
+func isQuorumModel(m *model.Node) bool {
+	return slices.Contains(m.Groups, "quorum") || slices.Contains(m.Groups, "nsd_servers")
+}
+
+// loadModels reads every node model of the lab.
+func loadModels(dir string) (map[string]*model.Node, error) {
+	ents, err := os.ReadDir(filepath.Join(dir, "nodes"))
+	if err != nil {
+		return nil, fmt.Errorf("gpfs: read lab nodes: %w", err)
+	}
+	out := map[string]*model.Node{}
+	for _, d := range ents {
+		if !d.IsDir() {
+			continue
+		}
+		m, err := model.Load(filepath.Join(dir, "nodes", d.Name()))
+		if err != nil {
+			continue // a node being laid out by lab expand joins later
+		}
+		out[m.Name] = m
+	}
+	return out, nil
+}
