@@ -27,6 +27,13 @@ type Node struct {
 	HCAs        []HCA    `json:"hcas"`
 	GPUs        []GPU    `json:"gpus"`
 	Faults      Faults   `json:"faults"`
+	// NVMeoF is the scenario's NVMe-oF target as this node sees it (lab/model/nvmeof.go).
+	NVMeoF *NVMeoFTarget `json:"nvmeof_target,omitempty"`
+	// GDS is the node's GPUDirect Storage installation, nil when not
+	// installed; Ceph its ceph.conf messenger settings, nil without Ceph
+	// (lab/model/gds.go).
+	GDS  *GDS  `json:"gds,omitempty"`
+	Ceph *Ceph `json:"ceph,omitempty"`
 }
 
 // HCA is one RDMA device (a PCI function, as ibstat lists it).

@@ -72,6 +72,7 @@ func (s *Scenario) resolve(name string, i, total int) (*model.Node, hcl.Diagnost
 	for _, g := range gpus {
 		n.GPUs = append(n.GPUs, *g)
 	}
+	n.NVMeoF = s.nodeTarget()
 	return n, diags
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/provadev/prova/lab/model"
 )
 
 // Scenario is a parsed scenario file. Resolve it per node with Node.
@@ -18,12 +20,14 @@ type Scenario struct {
 	NetPrefix  string // "10.10": data addresses are 10.10.x.y (text only)
 	defaults   *hcl.BodyContent
 	nodeBlocks map[string]*hcl.BodyContent
+	target     *model.NVMeoFTarget // nil: no NVMe-oF target (nvmeof.go)
 }
 
 var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "cluster"},
 	{Type: "defaults"},
 	{Type: "node", LabelNames: []string{"name"}},
+	{Type: "nvmeof_target"},
 }}
 
 var clusterSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -33,7 +37,7 @@ var clusterSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 // Healthy is the scenario used when none is given: every node healthy.
 func Healthy() *Scenario {
 	return &Scenario{Filename: "(built-in healthy)", Name: "lab.prova", Prefix: "gpfs", Servers: 2, NetPrefix: "10.10",
-		nodeBlocks: map[string]*hcl.BodyContent{}}
+		nodeBlocks: map[string]*hcl.BodyContent{}, target: model.DefaultNVMeoFTarget()}
 }
 
 // Load reads and parses a scenario file; "" gives Healthy.
@@ -74,6 +78,9 @@ func Parse(filename string, src []byte) (*Scenario, hcl.Diagnostics) {
 			c, d := b.Body.Content(nodeSchema(false))
 			diags = append(diags, d...)
 			s.defaults = c
+		case "nvmeof_target":
+			seen["nvmeof_target\x00"] = &b.DefRange
+			diags = append(diags, s.decodeNVMeoF(b.Body)...)
 		case "node":
 			name := b.Labels[0]
 			if prev, dup := seen["node\x00"+name]; dup {
