@@ -34,6 +34,9 @@ type fleet struct {
 	// started is closed when a command named "block" starts.
 	started chan struct{}
 	once    sync.Once
+	// hook sees every command; wait is what "wait-n2-b" blocks on.
+	hook func(host, cmd string)
+	wait chan struct{}
 }
 
 func newFleet() *fleet {
@@ -60,7 +63,17 @@ func (h *fakeHost) Run(ctx context.Context, cmd string, stdin io.Reader, stdout,
 	if unreachable {
 		return -1, &module.UnreachableError{Err: errors.New("connection refused")}
 	}
+	if h.f.hook != nil {
+		h.f.hook(h.name, cmd)
+	}
 	switch {
+	case cmd == "wait-n2-b":
+		select {
+		case <-h.f.wait:
+			return 0, nil
+		case <-ctx.Done():
+			return -1, ctx.Err()
+		}
 	case cmd == "block":
 		h.f.once.Do(func() { close(h.f.started) })
 		<-ctx.Done()

@@ -35,6 +35,8 @@ type Options struct {
 	Host func(name string) module.Host
 	// Become wraps a host so commands run as user via sudo ("" = root).
 	Become func(h module.Host, user string) module.Host
+	// Strategy is Linear (default) or Free.
+	Strategy string
 	// Tags and SkipTags select steps by their tags.
 	Tags, SkipTags []string
 	Observer       event.Observer

@@ -83,22 +83,42 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	out := &Outcome{}
 	var halfDone []string
 	abort := ""
+	var steps []*plan.Step
 	for _, s := range r.prog.Steps {
+		if r.selectedByTags(s) {
+			steps = append(steps, s)
+		}
+	}
+	for i := 0; i < len(steps); {
 		if ctx.Err() != nil {
 			abort = "interrupted"
 			break
 		}
-		if !r.selectedByTags(s) {
-			continue
-		}
-		reason, half, diags := r.runStep(ctx, s)
-		out.Diagnostics = append(out.Diagnostics, diags...)
-		if half {
-			halfDone = append(halfDone, s.ID())
-		}
-		if reason != "" {
-			abort = reason
-			break
+		if r.opts.Strategy == Free && !r.barrier(steps[i]) {
+			j := i
+			for j < len(steps) && !r.barrier(steps[j]) {
+				j++
+			}
+			reason, half, diags := r.runSegment(ctx, steps[i:j])
+			out.Diagnostics = append(out.Diagnostics, diags...)
+			halfDone = append(halfDone, half...)
+			i = j
+			if reason != "" {
+				abort = reason
+				break
+			}
+		} else {
+			s := steps[i]
+			reason, half, diags := r.runStep(ctx, s)
+			out.Diagnostics = append(out.Diagnostics, diags...)
+			if half {
+				halfDone = append(halfDone, s.ID())
+			}
+			i++
+			if reason != "" {
+				abort = reason
+				break
+			}
 		}
 		if r.countActive() == 0 {
 			abort = "no hosts left"

@@ -174,19 +174,41 @@ func decodeFile(rb *Runbook, f *hcl.File) hcl.Diagnostics {
 }
 
 func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
-	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}}})
-	if a, ok := content.Attributes["description"]; ok {
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}}})
+	lit := func(name string) (string, bool) {
+		a, ok := content.Attributes[name]
+		if !ok {
+			return "", false
+		}
 		v, d := a.Expr.Value(nil)
 		diags = append(diags, d...)
-		if !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() && !v.IsNull() {
-			rb.Description = v.AsString()
-		} else if !d.HasErrors() {
+		if d.HasErrors() {
+			return "", false
+		}
+		if v.Type().FriendlyName() != "string" || !v.IsKnown() || v.IsNull() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Invalid description",
-				Detail:   "The runbook description must be a literal string.",
+				Summary:  "Invalid " + name,
+				Detail:   "The runbook " + name + " must be a literal string.",
 				Subject:  a.Expr.Range().Ptr(),
 			})
+			return "", false
+		}
+		return v.AsString(), true
+	}
+	if d, ok := lit("description"); ok {
+		rb.Description = d
+	}
+	if st, ok := lit("strategy"); ok {
+		if st != "linear" && st != "free" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid strategy",
+				Detail:   `strategy must be "linear" (every host finishes a step before the next) or "free" (hosts go at their own pace).`,
+				Subject:  content.Attributes["strategy"].Expr.Range().Ptr(),
+			})
+		} else {
+			rb.Strategy = st
 		}
 	}
 	return diags

@@ -20,9 +20,11 @@ type Runbook struct {
 	Hash string
 
 	Description string
-	Variables   []*Variable
-	Locals      []*Local
-	Steps       []*Step
+	// Strategy is "linear", "free" or "" (the caller's default).
+	Strategy  string
+	Variables []*Variable
+	Locals    []*Local
+	Steps     []*Step
 
 	includes     []*Include
 	readIncludes bool

@@ -64,8 +64,16 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		return err
 	}
 	defer tr.Close()
+	strategy := x.f.strategy
+	if strategy == "" {
+		strategy = x.l.rb.Strategy
+	}
+	if strategy != "" && strategy != apply.Linear && strategy != apply.Free {
+		return fmt.Errorf("--strategy %q: want linear or free", strategy)
+	}
 	runner := apply.New(x.l.prog, x.l.scope, invAdapter{x.l.inv}, apply.Options{
-		Mode: x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
+		Strategy: strategy,
+		Mode:     x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
 		Tags: x.f.tags, SkipTags: x.f.skipTags, Observer: observers, Expect: x.expect,
 	})
 	out, err := runner.Run(ctx)

@@ -30,6 +30,7 @@ type runFlags struct {
 	verbose   bool
 	tags      []string
 	skipTags  []string
+	strategy  string
 
 	sshConfig     string
 	sshAcceptNew  bool
@@ -51,6 +52,7 @@ func (f *runFlags) add(cmd *cobra.Command) {
 	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "print every line every command prints")
 	cmd.Flags().StringSliceVar(&f.tags, "tags", nil, "run only steps with one of these tags")
 	cmd.Flags().StringSliceVar(&f.skipTags, "skip-tags", nil, "skip steps with one of these tags")
+	cmd.Flags().StringVar(&f.strategy, "strategy", "", `"linear": every host finishes a step before the next starts (default); "free": hosts go at their own pace, meeting only at steps that need all hosts`)
 	cmd.Flags().StringVar(&f.sshConfig, "ssh-config", "", `ssh_config file ("" = ~/.ssh/config, "none" = no file)`)
 	cmd.Flags().BoolVar(&f.sshAcceptNew, "ssh-accept-new", false, "trust and record host keys not yet in known_hosts (changed keys are always refused)")
 	cmd.Flags().BoolVarP(&f.askBecomePass, "ask-become-pass", "K", false, "ask once for the sudo password used by become")

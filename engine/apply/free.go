@@ -1,0 +1,126 @@
+package apply
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/engine/plan"
+)
+
+// Strategies.
+const (
+	// Linear runs a step on all its hosts before the next step starts.
+	Linear = "linear"
+	// Free lets every host go through the steps at its own pace; hosts wait
+	// for each other only at barrier steps (see barrier).
+	Free = "free"
+)
+
+// barrier reports whether a step needs every host to have reached it:
+// run_once, serial, max_fail_percentage, cluster-wide modules, and steps
+// that read every host's results (per_host).
+func (r *Runner) barrier(s *plan.Step) bool {
+	m, _ := plan.EvalMeta(s, r.scope.Base(), true)
+	if m.RunOnce || m.Serial > 0 || m.SerialPercent > 0 || m.MaxFailPercentage >= 0 {
+		return true
+	}
+	if _, ok := s.Module.(module.ClusterModule); ok {
+		return true
+	}
+	for _, tr := range plan.References(s.Step, s.Module) {
+		if tr.RootName() == "per_host" {
+			return true
+		}
+	}
+	return false
+}
+
+// runSegment runs consecutive non-barrier steps in free order: each host
+// walks through them on its own, bounded by Forks hosts at a time.
+func (r *Runner) runSegment(ctx context.Context, steps []*plan.Step) (string, []string, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	metas := make([]plan.Meta, len(steps))
+	hostSets := make([]map[string]bool, len(steps))
+	union := map[string]bool{}
+	for i, s := range steps {
+		m, d := plan.EvalMeta(s, r.scope.Base(), false)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return "step " + s.ID() + " has invalid arguments", nil, diags
+		}
+		hosts, d := r.stepHosts(s, m)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return "step " + s.ID() + " has invalid hosts", nil, diags
+		}
+		metas[i] = m
+		hostSets[i] = map[string]bool{}
+		for _, h := range hosts {
+			hostSets[i][h] = true
+			union[h] = true
+		}
+		if len(hosts) > 0 {
+			r.opts.Observer.Observe(event.StepStarted{Step: s.ID(), Module: s.Module.ID(), Name: s.Name, Hosts: hosts})
+		}
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	unfinished := map[string]bool{}
+	g := new(errgroup.Group)
+	g.SetLimit(r.opts.Forks)
+	for _, h := range orderedHosts(r.inv.Names(), union) {
+		g.Go(func() error {
+			for i, s := range steps {
+				if !hostSets[i][h] {
+					continue
+				}
+				if ctx.Err() != nil || !r.isActive(h) {
+					mu.Lock()
+					if ctx.Err() != nil {
+						unfinished[s.ID()] = true
+					}
+					mu.Unlock()
+					continue
+				}
+				r.runHost(ctx, s, metas[i], h)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	for i, s := range steps {
+		if len(hostSets[i]) > 0 && !unfinished[s.ID()] && ctx.Err() == nil {
+			r.opts.Observer.Observe(event.StepFinished{Step: s.ID(), Duration: time.Since(start)})
+		}
+	}
+	if ctx.Err() != nil {
+		var half []string
+		for _, s := range steps {
+			half = append(half, s.ID())
+		}
+		return "interrupted", half, diags
+	}
+	return "", nil, diags
+}
+
+func (r *Runner) isActive(h string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.active[h]
+}
+
+func orderedHosts(all []string, set map[string]bool) []string {
+	var out []string
+	for _, h := range all {
+		if set[h] {
+			out = append(out, h)
+		}
+	}
+	return out
+}
