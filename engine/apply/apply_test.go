@@ -344,3 +344,13 @@ step "cmd" "a" {
 		}
 	}
 }
+
+func TestInventoryHostLookup(t *testing.T) {
+	s := newRun(t, `
+step "cmd" "peer" { command = "echo ${inventory.host["n2"].name}-${length(inventory.hosts)}" }
+`, []string{"n1", "n2"}, ModeApply)
+	s.r.Run(context.Background())
+	if !slices.Contains(s.fleet.commands(), "n1: echo n2-2") {
+		t.Fatalf("commands = %v", s.fleet.commands())
+	}
+}

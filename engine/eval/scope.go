@@ -74,7 +74,11 @@ func NewScope(vars map[string]cty.Value, hosts []HostInfo, groups map[string][]s
 		names[i] = h.Name
 		s.hostVals[h.Name] = hostValue(h)
 	}
-	s.inventory = cty.ObjectVal(map[string]cty.Value{"hosts": stringList(names)})
+	hostObjs := cty.EmptyObjectVal
+	if len(s.hostVals) > 0 {
+		hostObjs = cty.ObjectVal(s.hostVals)
+	}
+	s.inventory = cty.ObjectVal(map[string]cty.Value{"hosts": stringList(names), "host": hostObjs})
 	return s
 }
 
@@ -167,7 +171,7 @@ func (s *Scope) Static() *hcl.EvalContext {
 		"name": cty.String, "address": cty.String, "groups": cty.List(cty.String), "vars": cty.DynamicPseudoType,
 	}))
 	ctx.Variables["group"] = cty.UnknownVal(cty.Map(cty.List(cty.String)))
-	ctx.Variables["inventory"] = cty.UnknownVal(cty.Object(map[string]cty.Type{"hosts": cty.List(cty.String)}))
+	ctx.Variables["inventory"] = cty.UnknownVal(cty.Object(map[string]cty.Type{"hosts": cty.List(cty.String), "host": cty.DynamicPseudoType}))
 	ctx.Variables["self"] = cty.DynamicVal
 	return ctx
 }
