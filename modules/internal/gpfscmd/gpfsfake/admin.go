@@ -143,3 +143,11 @@ func (c *Cluster) setState(w []string, state string) moduletest.Reply {
 	}
 	return moduletest.Reply{Stdout: "mmstartup: Starting GPFS ...\n"}
 }
+
+// Change sets attr=value for nodes (none: cluster-wide) as mmchconfig
+// would, without touching running daemons.
+func (c *Cluster) Change(attr, value string, nodes ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.set(attr, value, nodes)
+}
