@@ -40,7 +40,6 @@ type Runner struct {
 	mu      sync.Mutex
 	tally   map[string]*event.Tally
 	active  map[string]bool // hosts still in the run
-	dropped []string
 	// dirty holds steps planned to change or unknown (plan mode).
 	dirty   map[string]bool
 	planned []event.PlannedHost

@@ -102,9 +102,7 @@ func expectedErrors(src []byte) map[int][]string {
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for n := 1; sc.Scan(); n++ {
 		if m := errorMark.FindStringSubmatch(sc.Text()); m != nil {
-			for _, s := range strings.Split(m[1], "; ") {
-				out[n] = append(out[n], s)
-			}
+			out[n] = append(out[n], strings.Split(m[1], "; ")...)
 			sort.Strings(out[n])
 		}
 	}
