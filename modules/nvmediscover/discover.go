@@ -1,0 +1,162 @@
+package nvmediscover
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/internal/parse/nvme"
+	"github.com/provadev/prova/modules/internal/nvmecmd"
+)
+
+// Discover is the "nvme_discover" module. The zero value is ready to use.
+type Discover struct{}
+
+// New returns the nvme_discover module.
+func New() *Discover { return &Discover{} }
+
+// ID returns "nvme_discover".
+func (*Discover) ID() string { return "nvme_discover" }
+
+// Spec describes the module's arguments.
+func (*Discover) Spec() hcldec.Spec {
+	return &hcldec.ObjectSpec{
+		"transport":   nvmecmd.TransportSpec("transport", true),
+		"address":     nvmecmd.String("address", true),
+		"port":        nvmecmd.Port(),
+		"host_traddr": nvmecmd.String("host_traddr", false),
+	}
+}
+
+var recordType = cty.Object(map[string]cty.Type{
+	"trtype": cty.String, "adrfam": cty.String, "subtype": cty.String, "treq": cty.String,
+	"portid": cty.Number, "trsvcid": cty.String, "subnqn": cty.String, "traddr": cty.String,
+})
+
+var outputsType = cty.Object(map[string]cty.Type{
+	"records":    cty.List(recordType),
+	"subsystems": cty.List(cty.String),
+})
+
+// Outputs are the discovery log records and the subsystem NQNs.
+func (*Discover) Outputs() cty.Type { return outputsType }
+
+// Validate has nothing to check across arguments.
+func (*Discover) Validate(cty.Value) hcl.Diagnostics { return nil }
+
+type args struct {
+	Transport  string  `cty:"transport"`
+	Address    string  `cty:"address"`
+	Port       int     `cty:"port"`
+	HostTraddr *string `cty:"host_traddr"`
+}
+
+func (a args) target() nvmecmd.Target {
+	return nvmecmd.Target{Transport: a.Transport, Address: a.Address, Port: a.Port}
+}
+
+func (a args) argv(json bool) []string {
+	argv := append([]string{"discover"}, a.target().Args()...)
+	if a.HostTraddr != nil {
+		argv = append(argv, "-w", *a.HostTraddr)
+	}
+	if json {
+		argv = append(argv, "-o", "json")
+	}
+	return argv
+}
+
+// Plan runs nothing: discovery only reads, and reaching the target is what
+// Apply finds out.
+func (*Discover) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return module.PlanResponse{}, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return module.PlanResponse{}, err
+	}
+	return module.PlanResponse{Action: module.NoOp, ReadOnly: true,
+		Summary: "will discover subsystems over " + a.target().String()}, nil
+}
+
+type record struct {
+	Trtype  string `cty:"trtype"`
+	Adrfam  string `cty:"adrfam"`
+	Subtype string `cty:"subtype"`
+	Treq    string `cty:"treq"`
+	Portid  int    `cty:"portid"`
+	Trsvcid string `cty:"trsvcid"`
+	Subnqn  string `cty:"subnqn"`
+	Traddr  string `cty:"traddr"`
+}
+
+type outputs struct {
+	Records    []record `cty:"records"`
+	Subsystems []string `cty:"subsystems"`
+}
+
+// Apply runs the discovery and returns its records. A failure nvme-cli
+// reports is a failed step with the classified reason.
+func (*Discover) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
+	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
+	if err := ctx.Err(); err != nil {
+		return resp, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return resp, err
+	}
+	h := req.Host
+	argv := a.argv(true)
+	out, err := nvmecmd.Run(ctx, h, argv...)
+	if err != nil {
+		return resp, err
+	}
+	if out.RC != 0 {
+		// Without JSON support nvme-cli prints its usage: retry in text.
+		if f := nvmecmd.Classify(out); f.Kind == nvme.Unknown && !nvmecmd.NotInstalled(out) {
+			argv = a.argv(false)
+			if out, err = nvmecmd.Run(ctx, h, argv...); err != nil {
+				return resp, err
+			}
+		}
+	}
+	cmd := module.Command(append([]string{"nvme"}, argv...)...)
+	resp.RC, resp.Stdout, resp.Stderr = out.RC, out.Stdout, out.Stderr
+	resp.Evidence = map[string]string{cmd: out.Stdout + out.Stderr}
+	d, perr := nvme.ParseDiscover([]byte(out.Stdout))
+	if out.RC != 0 || perr != nil {
+		if f := nvmecmd.Classify(out); f != nil {
+			resp.Failed = true
+			resp.Message = fmt.Sprintf("discovery over %s failed: %v", a.target(), nvmecmd.Failed(h, "nvme discover", f))
+			return resp, nil
+		}
+		return resp, nvmecmd.ParseFailed(h, perr)
+	}
+	o := outputs{Records: []record{}, Subsystems: []string{}}
+	for _, r := range d.Records {
+		o.Records = append(o.Records, record{Trtype: r.Trtype, Adrfam: r.Adrfam, Subtype: r.Subtype, Treq: r.Treq,
+			Portid: r.Portid, Trsvcid: r.Trsvcid, Subnqn: r.Subnqn, Traddr: r.Traddr})
+	}
+	for _, r := range d.Subsystems() {
+		o.Subsystems = append(o.Subsystems, r.Subnqn)
+	}
+	if resp.Outputs, err = module.Encode(o, outputsType); err != nil {
+		return resp, err
+	}
+	resp.Message = fmt.Sprintf("%d record(s), %d subsystem(s) over %s", len(o.Records), len(o.Subsystems), a.target())
+	if d.Truncated() {
+		resp.Message += fmt.Sprintf(" (%d announced)", d.NumRecords)
+	}
+	return resp, nil
+}
+
+var (
+	_ module.Module    = (*Discover)(nil)
+	_ module.Describer = (*Discover)(nil)
+)
