@@ -20,7 +20,11 @@ func (s *session) start(name string, t time.Time) bool {
 		return false
 	}
 	m := s.models[name]
+	had := c.hasQuorum()
 	n.Started, n.StartedAt, n.Ready = true, t, false
+	if !had && c.hasQuorum() {
+		c.QuorumAt = t
+	}
 	n.PID = 4000 + int(t.UnixNano()/1e6%50000) + n.Number*7
 	n.Eff, n.How = c.effective(n), map[string]string{}
 	for k, v := range n.Eff {
@@ -238,7 +242,7 @@ func (s *session) markReady() {
 			continue
 		}
 		n.Ready = true
-		s.logs.at(n.Name, n.StartedAt.Add(c.Settle))
+		s.logs.at(n.Name, c.activeAt(n))
 		s.logs.add(n.Name, "N", "mmfsd ready")
 		s.logs.plain(n.Name, "mmcommon mmfsup invoked. Parameters: %s %s all", n.Address, n.Address)
 	}

@@ -30,6 +30,9 @@ type Cluster struct {
 	Stanzas     []Stanza      `json:"stanzas"` // mmfs.cfg, in file order
 	Nodes       []Node        `json:"nodes"`   // in node number order
 	Cookie      int           `json:"cookie"`  // last RDMA connection cookie
+	// QuorumAt is when the running quorum nodes last became a majority:
+	// daemons waiting for quorum arbitrate for Settle from then.
+	QuorumAt time.Time `json:"quorum_at,omitempty"`
 }
 
 // Stanza is one section of mmfs.cfg: Key "" is the cluster-wide part
@@ -125,10 +128,19 @@ func (c *Cluster) State(n *Node, now time.Time) string {
 	switch {
 	case !n.Started:
 		return "down"
-	case now.Before(n.StartedAt.Add(c.Settle)) || !c.hasQuorum():
+	case now.Before(c.activeAt(n)) || !c.hasQuorum():
 		return "arbitrating"
 	}
 	return "active"
+}
+
+// activeAt is when a started daemon turns active, given quorum.
+func (c *Cluster) activeAt(n *Node) time.Time {
+	t := n.StartedAt
+	if c.QuorumAt.After(t) {
+		t = c.QuorumAt
+	}
+	return t.Add(c.Settle)
 }
 
 // session is one command's view: the env, the state and the models.
