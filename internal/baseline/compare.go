@@ -113,7 +113,7 @@ func (c *Comparison) add(rows *[]Row, r Row) {
 // judge compares one value with its baseline figure.
 func judge(key, host string, isNew bool, base, cur float64, rule Rule, known bool) Row {
 	r := Row{Metric: key, Kind: rule.Kind, Better: rule.Better, Host: host, New: isNew,
-		Baseline: base, Current: cur, Change: round(cur - base, 6), TolerancePct: round(rule.Tolerance*100, 4)}
+		Baseline: base, Current: cur, Change: round(cur-base, 6), TolerancePct: round(rule.Tolerance*100, 4)}
 	if base != 0 {
 		p := round((cur-base)/math.Abs(base)*100, 4)
 		r.ChangePct = &p
