@@ -1,0 +1,147 @@
+package verbsconn
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/modules/internal/gpfscmd"
+)
+
+// Conn is the "verbs_conn" module. The zero value is ready to use.
+type Conn struct{}
+
+// New returns the verbs_conn module.
+func New() *Conn { return &Conn{} }
+
+// ID returns "verbs_conn".
+func (*Conn) ID() string { return "verbs_conn" }
+
+// Spec describes the module's arguments.
+func (*Conn) Spec() hcldec.Spec {
+	return &hcldec.ObjectSpec{"expected": &hcldec.AttrSpec{Name: "expected", Type: cty.List(cty.String)}}
+}
+
+var outputsType = cty.Object(map[string]cty.Type{
+	"node":       cty.String,
+	"expected":   cty.List(cty.String),
+	"rdma_peers": cty.List(cty.String),
+	"missing":    cty.List(cty.String),
+	"unexpected": cty.List(cty.String),
+})
+
+// Outputs: the expected peers, those connected over RDMA and those not.
+func (*Conn) Outputs() cty.Type { return outputsType }
+
+// Validate has nothing to check.
+func (*Conn) Validate(cty.Value) hcl.Diagnostics { return nil }
+
+// Doc documents the module.
+func (*Conn) Doc() module.Doc {
+	return module.Doc{
+		Summary: "Lists, per node, the expected peers without a connected RDMA connection (mmfsadm test verbs conn against mmlscluster): the silent fallback to TCP. Read-only.",
+		Args: map[string]string{
+			"expected": "Peers this node must reach over RDMA: GPFS node names (daemon or admin, short or long) or IPs. Default: every other node mmlscluster lists.",
+		},
+		Outputs: map[string]string{
+			"node":       "This node's GPFS daemon name (\"\" when mmlscluster lists it neither by inventory name nor by an address of the host).",
+			"expected":   "Expected peers, by daemon name.",
+			"rdma_peers": "Expected peers with at least one connected RDMA entry.",
+			"missing":    "Expected peers without one: they talk to this node over TCP.",
+			"unexpected": "Peers connected over RDMA that were not expected.",
+		},
+		Example: `step "verbs_conn" "conn" {
+  hosts = "gpfs"
+}
+
+step "assert" "rdma_peers" {
+  condition     = length(step.conn.missing) == 0
+  error_message = "${host.name} has no RDMA connection to ${join(", ", step.conn.missing)}"
+}`,
+	}
+}
+
+type args struct {
+	Expected []string `cty:"expected"`
+}
+
+// Plan runs nothing: the module only reads.
+func (*Conn) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return module.PlanResponse{}, err
+	}
+	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads mmfsadm test verbs conn and mmlscluster"}, nil
+}
+
+// Apply reads the connections and the cluster and compares them.
+func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
+	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
+	if err := ctx.Err(); err != nil {
+		return resp, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return resp, err
+	}
+	h := req.Host
+	conns, connRaw, down, err := gpfscmd.VerbsConn(ctx, h)
+	if err != nil {
+		return resp, err
+	}
+	cl, clRaw, err := gpfscmd.Cluster(ctx, h)
+	if err != nil {
+		return resp, err
+	}
+	self, found, err := gpfscmd.LocalNode(ctx, h, cl)
+	if err != nil {
+		return resp, err
+	}
+	r := gpfscmd.Report(cl, self, found, conns, a.Expected, h.Name())
+	resp.Evidence = map[string]string{"mmfsadm test verbs conn": connRaw, "mmlscluster": clRaw}
+	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
+		"node": cty.StringVal(r.Self), "expected": list(r.Expected), "rdma_peers": list(r.RDMA),
+		"missing": list(r.Missing), "unexpected": list(r.Unexpected),
+	})
+	name := r.Self
+	if name == "" {
+		name = h.Name()
+	}
+	c := module.Check{Name: "RDMA peers of " + name, Measured: fmt.Sprintf("%d/%d", len(r.RDMA), len(r.Expected)),
+		Threshold: "every expected peer", Verdict: "pass"}
+	if len(r.Missing) > 0 {
+		c.Verdict = "fail"
+		c.Message = fmt.Sprintf("%s has no RDMA connection to %s (TCP fallback)", name, strings.Join(r.Missing, ", "))
+		resp.Message = c.Message
+	} else {
+		resp.Message = fmt.Sprintf("%s: RDMA to all %d expected peers", name, len(r.Expected))
+	}
+	if down != "" {
+		resp.Message += "; mmfsadm: " + down
+	}
+	for _, n := range r.Notes {
+		resp.Message += "; " + n
+	}
+	resp.Checks = []module.Check{c}
+	return resp, nil
+}
+
+func list(s []string) cty.Value {
+	if len(s) == 0 {
+		return cty.ListValEmpty(cty.String)
+	}
+	vs := make([]cty.Value, len(s))
+	for i, v := range s {
+		vs[i] = cty.StringVal(v)
+	}
+	return cty.ListVal(vs)
+}
+
+var (
+	_ module.Module    = (*Conn)(nil)
+	_ module.Describer = (*Conn)(nil)
+)

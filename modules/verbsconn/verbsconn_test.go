@@ -1,0 +1,152 @@
+package verbsconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/engine/module/moduletest"
+	"github.com/provadev/prova/internal/parse"
+	"github.com/provadev/prova/internal/samples"
+)
+
+const (
+	connCmd    = `mmfsadm test verbs conn$`
+	clusterCmd = `mmlscluster$`
+)
+
+// cluster returns the mmlscluster sample (7 nodes, gpfs01 and gpfs02
+// quorum-manager) without the prompt and the author's "#output" line.
+func cluster(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for _, l := range strings.Split(string(samples.Read(t, "gpfs/mmlscluster-ccr-7-nodes.txt")), "\n") {
+		if s := strings.TrimSpace(l); strings.HasPrefix(s, "[root@") || s == "#output" {
+			continue
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+var ips = map[string]string{"gpfs01": "10.25.80.15", "gpfs02": "10.25.80.16", "n131": "10.25.80.131", "n095": "10.25.80.95",
+	"master": "10.25.80.11", "login01": "10.25.80.12", "login02": "10.25.80.13"}
+
+// conn prints verbs conn output (docs/gpfs-verbs-conn.md) with one row per
+// "name=state" (name "ip:X" for a row without a name).
+func conn(rows ...string) string {
+	var b strings.Builder
+	b.WriteString("RDMA Connections between nodes:\n  destination      hostname          state        device  port  qps  idx  cookie\n")
+	for i, r := range rows {
+		name, state, _ := strings.Cut(r, "=")
+		ip := ips[name]
+		if strings.HasPrefix(name, "ip:") {
+			ip, name = strings.TrimPrefix(name, "ip:"), "-"
+		}
+		fmt.Fprintf(&b, "  %-16s %-17s %-12s mlx5_0  1     2    %d    %d\n", ip, name, state, i, 17+i)
+	}
+	return b.String()
+}
+
+func setup(t *testing.T, verbs string) func(*moduletest.FakeHost) {
+	cl := cluster(t)
+	return func(h *moduletest.FakeHost) {
+		h.Reply(connCmd, moduletest.Reply{Stdout: verbs})
+		h.Reply(clusterCmd, moduletest.Reply{Stdout: cl})
+		h.Reply(`^hostname; hostname -I$`, moduletest.Reply{Stdout: "client7\n10.0.0.7 10.25.80.16\n"})
+	}
+}
+
+var all = []string{"gpfs02=connected", "n131=connected", "n095=connected", "master=connected", "login01=connected", "login02=connected"}
+
+func TestConformance(t *testing.T) {
+	moduletest.Run(t, New(), []moduletest.Case{
+		{Name: "all_connected", Setup: setup(t, conn(all...))},
+		{Name: "expected_subset", Body: `expected = ["gpfs02.example.com", "10.25.80.131"]`, Setup: setup(t, conn("gpfs02=connected"))},
+	})
+}
+
+func decode(t *testing.T, src string) cty.Value {
+	t.Helper()
+	f, diags := hclsyntax.ParseConfig([]byte(src), "step.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	v, diags := hcldec.Decode(f.Body, New().Spec(), nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return v
+}
+
+type result struct{ node, expected, rdma, missing, unexpected string }
+
+func run(t *testing.T, host, verbs, body string) (result, module.ApplyResponse) {
+	t.Helper()
+	h := moduletest.NewFakeHost(host)
+	setup(t, verbs)(h)
+	resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, body)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := func(name string) string {
+		var s []string
+		for it := resp.Outputs.GetAttr(name).ElementIterator(); it.Next(); {
+			_, v := it.Element()
+			s = append(s, v.AsString())
+		}
+		return strings.Join(s, ",")
+	}
+	return result{resp.Outputs.GetAttr("node").AsString(), j("expected"), j("rdma_peers"), j("missing"), j("unexpected")}, resp
+}
+
+func TestSilentFallback(t *testing.T) {
+	rows := []string{"gpfs02=connected", "n131=connecting", "ip:10.25.80.95=connected", "master=disconnected", "login01=connected", "ip:10.25.80.99=connected"}
+	got, resp := run(t, "gpfs01", conn(rows...), ``)
+	want := result{"gpfs01", "gpfs02,n131,n095,master,login01,login02", "gpfs02,n095,login01", "n131,master,login02", "10.25.80.99"}
+	if got != want {
+		t.Fatalf("got %+v\nwant %+v", got, want)
+	}
+	if c := resp.Checks[0]; c.Verdict != "fail" || c.Measured != "3/6" || !strings.Contains(c.Message, "gpfs01 has no RDMA connection to n131, master, login02") {
+		t.Errorf("check %+v", c)
+	}
+}
+
+func TestVerbsDisabledMissesEveryone(t *testing.T) {
+	got, _ := run(t, "gpfs01", "VERBS RDMA status: disabled\n", ``)
+	if got.rdma != "" || got.missing != "gpfs02,n131,n095,master,login01,login02" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestLocalNodeByAddress(t *testing.T) {
+	// The inventory calls the host client7; hostname -I has gpfs02's address.
+	got, _ := run(t, "client7", conn("gpfs01=connected", "n131=connected"), `expected = ["gpfs01", "gpfs02", "n131"]`)
+	if got.node != "gpfs02" || got.expected != "gpfs01,n131" || got.missing != "" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestDaemonDownAndErrors(t *testing.T) {
+	h := moduletest.NewFakeHost("gpfs01")
+	setup(t, "")(h)
+	h.Reply(connCmd, moduletest.Reply{RC: 1, Stderr: "mmfsadm: The GPFS daemon is not running\n"})
+	resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)})
+	if err != nil || resp.Outputs.GetAttr("missing").LengthInt() != 6 || !strings.Contains(resp.Message, "daemon is not running") {
+		t.Fatalf("resp %+v, err %v", resp, err)
+	}
+	h.Reply(connCmd, moduletest.Reply{Stdout: "RDMA Connections between nodes:\n  destination hostname state\n  not-an-ip x connected\n"})
+	_, err = New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)})
+	var pe *parse.Error
+	if !errors.As(err, &pe) || pe.Tool != "mmfsadm test verbs conn" || pe.Line != 3 || !strings.Contains(err.Error(), "gpfs01") {
+		t.Fatalf("err = %v", err)
+	}
+}
