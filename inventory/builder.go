@@ -20,6 +20,23 @@ type builder struct {
 	groupOrder []string
 
 	diags hcl.Diagnostics
+	full  bool // the host limit was reported
+}
+
+// maxHosts bounds the hosts of one inventory.
+const maxHosts = 100000
+
+// room reports whether n more hosts fit, reporting an error at rng once
+// when they do not.
+func (b *builder) room(n int, rng hcl.Range) bool {
+	if len(b.hosts)+n <= maxHosts {
+		return true
+	}
+	if !b.full {
+		b.full = true
+		b.errorf(rng, "Too many hosts", "An inventory may hold at most %d hosts.", maxHosts)
+	}
+	return false
 }
 
 type hostDef struct {

@@ -206,6 +206,9 @@ func (p *hclParser) names(s string, rng hcl.Range, check func(string) error) ([]
 		p.b.errorf(rng, "Invalid host range", "%s.", err)
 		return nil, false
 	}
+	if !p.b.room(len(names), rng) {
+		return nil, false
+	}
 	for _, n := range names {
 		if err := check(n); err != nil {
 			p.b.errorf(rng, "Invalid host name", "%s.", err)

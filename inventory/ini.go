@@ -151,6 +151,9 @@ func (p *iniParser) hostLine(group string) {
 		p.b.errorf(hostRange, "Invalid host range", "%s.", err)
 		return
 	}
+	if !p.b.room(len(names), hostRange) {
+		return
+	}
 	for _, n := range names {
 		if err := checkHostName(n); err != nil {
 			p.b.errorf(hostRange, "Invalid host name", "%s.", err)

@@ -47,6 +47,9 @@ func FromList(list string) (*Inventory, hcl.Diagnostics) {
 			b.errorf(rng, "Invalid host", "%s.", err)
 			continue
 		}
+		if !b.room(len(names), rng) {
+			continue
+		}
 		if port != 0 {
 			c.c.Port, c.set = port, c.set|fPort
 		}

@@ -182,3 +182,14 @@ host "y" {
 		t.Errorf("g hosts (-want +got):\n%s", diff)
 	}
 }
+
+func TestTooManyHosts(t *testing.T) {
+	src := `host "a[0:60000]" {}
+host "b[0:60000]" {}
+host "c[0:60000]" {}
+`
+	_, diags := Parse("big.hcl", []byte(src))
+	if !diags.HasErrors() || diags[0].Summary != "Too many hosts" || diags[0].Subject.Start.Line != 2 || len(diags) != 1 {
+		t.Errorf("diags = %s, want one Too many hosts on line 2", diags.Error())
+	}
+}

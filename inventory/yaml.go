@@ -150,6 +150,9 @@ func (p *yamlParser) hosts(group string, n *yaml.Node) {
 			p.b.errorf(rng, "Invalid host range", "%s.", err)
 			continue
 		}
+		if !p.b.room(len(names), rng) {
+			continue
+		}
 		ok := true
 		for _, name := range names {
 			if err := checkHostName(name); err != nil {
