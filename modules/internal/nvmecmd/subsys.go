@@ -2,7 +2,6 @@ package nvmecmd
 
 import (
 	"context"
-	"errors"
 	"sort"
 
 	"github.com/provadev/prova/engine/module"
@@ -48,8 +47,6 @@ func ReadState(ctx context.Context, h module.Host) (*State, error) {
 	st.Subsys = ls
 	return st, nil
 }
-
-var errNoDriver = errors.New("nvme driver not loaded")
 
 func (st *State) listSubsys(ctx context.Context, h module.Host, argv ...string) (*nvme.ListSubsys, error) {
 	out, err := Run(ctx, h, argv...)
