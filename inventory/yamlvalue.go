@@ -128,4 +128,3 @@ func deref(n *yaml.Node) *yaml.Node {
 func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
-
