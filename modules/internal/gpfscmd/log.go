@@ -40,3 +40,46 @@ func ReadLog(ctx context.Context, h module.Host, path string) (l *gpfs.Log, raw 
 	}
 	return l, out.Stdout, true, nil
 }
+
+// LogSummary is what the current daemon run's log says about RDMA.
+type LogSummary struct {
+	StartFound      bool     // the stretch shows the daemon's start
+	VerbsStarted    bool     // "VERBS RDMA started"
+	ConnectedTo     []string // peers with a "VERBS RDMA connected to" line (name, else IP)
+	Closed          []string // peers with a closed/disconnected line
+	LibraryNotFound bool     // the RDMA library could not be loaded
+	Errors          []string // error lines ([E] and VERBS RDMA errors), as printed
+	Lines           int      // entries since the start
+	Entries         []gpfs.LogEntry
+}
+
+// Summarize reads the entries since the daemon last started.
+func Summarize(l *gpfs.Log) LogSummary {
+	s := LogSummary{StartFound: l.HasStart(), ConnectedTo: []string{}, Closed: []string{}, Errors: []string{}}
+	s.Entries = l.SinceLastStart()
+	s.Lines = len(s.Entries)
+	for _, e := range s.Entries {
+		switch e.Event {
+		case gpfs.EventVerbsStarted:
+			s.VerbsStarted = true
+		case gpfs.EventVerbsLibraryNotFound:
+			s.LibraryNotFound = true
+		}
+		if e.Severity == "E" || e.Event == gpfs.EventVerbsError || e.Event == gpfs.EventVerbsLibraryNotFound {
+			s.Errors = append(s.Errors, e.Message)
+		}
+	}
+	for _, p := range gpfs.VerbsPeers(s.Entries) {
+		name := p.Name
+		if name == "" {
+			name = p.IP
+		}
+		if p.Connected > 0 {
+			s.ConnectedTo = append(s.ConnectedTo, name)
+		}
+		if p.Closed > 0 {
+			s.Closed = append(s.Closed, name)
+		}
+	}
+	return s
+}
