@@ -1,0 +1,115 @@
+package gpfs
+
+// The only file of the package that imports prova's parsers: every
+// simulator output must be read by its parser, with the values the
+// simulator meant.
+
+import (
+	"strings"
+	"testing"
+
+	pg "github.com/provadev/prova/internal/parse/gpfs"
+)
+
+func TestParsersReadSimulatorOutput(t *testing.T) {
+	l := newFakeLab(t, scenarioSrc(t, "gpfs-ofed-mismatch.hcl"), 4)
+	l.must("gpfs01", "mmchconfig pagepool=8G -N gpfs01,gpfs02")
+	l.restart("mlx5_0/1 mlx5_1/1")
+
+	cfg, err := pg.ParseMmlsconfig([]byte(l.must("gpfs01", "mmlsconfig").out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cfg.Effective("pagepool", "gpfs02", nil); v != "8G" || cfg.ClusterName != "lab.prova" {
+		t.Errorf("mmlsconfig: pagepool %q cluster %q", v, cfg.ClusterName)
+	}
+	if v, _ := cfg.Effective("verbsPorts", "gpfs03", nil); v != "mlx5_0/1 mlx5_1/1" {
+		t.Errorf("mmlsconfig: verbsPorts %q", v)
+	}
+	if _, err := pg.ParseMmlsconfig([]byte(l.must("gpfs01", "mmlsconfig pagepool").out)); err != nil {
+		t.Error(err)
+	}
+	cy, err := pg.ParseMmlsconfigY([]byte(l.must("gpfs01", "mmlsconfig -Y").out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cy.Effective("pagepool", "gpfs01", nil); v != "8G" {
+		t.Errorf("mmlsconfig -Y: pagepool %q", v)
+	}
+	for _, cmd := range []string{"mmdiag --config", "mmdiag --config -Y"} {
+		parse := pg.ParseMmdiagConfig
+		if strings.HasSuffix(cmd, "-Y") {
+			parse = pg.ParseMmdiagConfigY
+		}
+		d, err := parse([]byte(l.must("gpfs02", cmd).out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, _ := d.Get("pagepool"); a.Value != "8589934592" || !a.Changed {
+			t.Errorf("%s: pagepool %+v", cmd, a)
+		}
+		if a, _ := d.Get("verbsRdma"); a.Value != "enable" {
+			t.Errorf("%s: verbsRdma %+v", cmd, a)
+		}
+	}
+	net, err := pg.ParseMmdiagNetwork([]byte(l.must("gpfs01", "mmdiag --network").out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(net.TCP) != 3 || len(net.ConnectedTCP("10.10.0.5")) != 1 || len(net.RDMA) != 4 {
+		t.Errorf("mmdiag --network: tcp %+v rdma %v", net.TCP, net.RDMA)
+	}
+	for _, cmd := range []string{"mmgetstate", "mmgetstate -a", "mmgetstate -aL", "mmgetstate -av", "mmgetstate -N gpfs03"} {
+		st, err := pg.ParseMmgetstate([]byte(l.must("gpfs01", cmd).out))
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		if len(st.Nodes) == 0 || st.Nodes[0].State != "active" {
+			t.Errorf("%s: %+v", cmd, st.Nodes)
+		}
+	}
+	sy, err := pg.ParseMmgetstateY([]byte(l.must("gpfs01", "mmgetstate -aY").out))
+	if err != nil || len(sy.Nodes) != 4 || !sy.Nodes[0].QuorumNode || sy.Nodes[3].State != "active" {
+		t.Errorf("mmgetstate -Y: %+v %v", sy, err)
+	}
+	cl, err := pg.ParseMmlscluster([]byte(l.must("gpfs03", "mmlscluster").out))
+	if err != nil || len(cl.Nodes) != 4 || cl.Nodes[3].IP != "10.10.0.5" || !cl.Nodes[1].Quorum || cl.Nodes[2].Quorum || !cl.CCR {
+		t.Errorf("mmlscluster: %+v %v", cl, err)
+	}
+	vs, err := pg.ParseVerbsStatus([]byte(l.must("gpfs04", "mmfsadm test verbs status").out))
+	if err != nil || !vs.Started {
+		t.Errorf("verbs status: %+v %v", vs, err)
+	}
+	vc, err := pg.ParseVerbsConn([]byte(l.must("gpfs01", "mmfsadm test verbs conn").out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !vc.Connected("10.10.0.3", "gpfs02") || vc.Connected("10.10.0.5", "gpfs04") || len(vc.Conns) != 4 {
+		t.Errorf("verbs conn: %+v", vc.Conns)
+	}
+	lg, err := pg.ParseMmfsLog([]byte(l.log("gpfs04")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	peers := pg.VerbsPeers(lg.SinceLastStart())
+	if len(lg.Starts) != 2 || len(peers) != 3 || peers[0].UpNow() || peers[0].LastError == nil || *peers[0].LastError != 73 {
+		t.Errorf("mmfs.log: starts %v peers %+v", lg.Starts, peers)
+	}
+	lg, err = pg.ParseMmfsLog([]byte(l.log("gpfs02")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := pg.VerbsPeers(lg.SinceLastStart()); len(p) != 2 || !p[0].UpNow() || !p[1].UpNow() {
+		t.Errorf("gpfs02 mmfs.log peers %+v", p)
+	}
+	for _, cmd := range []string{"mmchconfig maxMBpS=4000", "mmshutdown -N gpfs03", "mmstartup -N gpfs03"} {
+		r := l.must("gpfs01", cmd)
+		if res := pg.ParseCommandResult([]byte(r.out + r.err)); !res.OK() {
+			t.Errorf("%s: %+v", cmd, res)
+		}
+	}
+	r := l.run("gpfs01", "mmchconfig bogus=1")
+	if res := pg.ParseCommandResult([]byte(r.out + r.err)); res.OK() || !res.Failed {
+		t.Errorf("failed mmchconfig read as %+v", res)
+	}
+}
