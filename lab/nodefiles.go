@@ -29,6 +29,16 @@ func writeNodeFiles(nodeDir, labDir, binary string, n *model.Node, table *sim.Ta
 		if err := os.WriteFile(filepath.Join(nodeDir, "bin", tool), []byte(script), 0o755); err != nil {
 			return fmt.Errorf("node %s: %w", n.Name, err)
 		}
+		t, _ := table.Lookup(tool)
+		for _, p := range t.Paths {
+			p = filepath.Join(nodeDir, "root", p)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return fmt.Errorf("node %s: %w", n.Name, err)
+			}
+			if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+				return fmt.Errorf("node %s: %w", n.Name, err)
+			}
+		}
 	}
 	files := map[string]string{
 		"proc/meminfo": meminfo(n),
@@ -39,8 +49,8 @@ func writeNodeFiles(nodeDir, labDir, binary string, n *model.Node, table *sim.Ta
 	if slices.Contains(n.FileSystems, "gpfs") {
 		files["var/adm/ras/mmfs.log.latest"] = ""
 	}
-	if slices.Contains(n.FileSystems, "ceph") {
-		files["etc/ceph/ceph.conf"] = fmt.Sprintf("[global]\n\tfsid = 6a1b2c3d-0000-4000-8000-%012d\n\tmon_host = %s\n\tms_type = async+posix\n", 1, n.DataAddress)
+	if n.Ceph != nil {
+		files["etc/ceph/ceph.conf"] = n.Ceph.Conf()
 	}
 	for i := 0; i < n.NVMeDrives; i++ {
 		files[fmt.Sprintf("dev/nvme%d", i)] = ""

@@ -11,7 +11,10 @@
 // node's own (a bind mount over the real path). When that path does not
 // exist on this machine, its parent gets a tmpfs inside the namespace that
 // re-binds every original entry (a "graft"), so nothing is ever created on
-// the real file system. /root is the node's home. The hostname is the
+// the real file system. A node directory holding only directories, whose
+// real counterpart exists, is merged the same way one level down (usr/local
+// for /usr/local/cuda/gds/tools), so it does not hide the rest of
+// /usr/local. /root is the node's home. The hostname is the
 // node's name. Then the caller execs the command.
 package nsexec
 
@@ -54,14 +57,8 @@ func Setup(nodeRoot, hostname string) error {
 			}
 			continue
 		}
-		entries, err := os.ReadDir(src)
-		if err != nil {
-			return fmt.Errorf("nsexec: %w", err)
-		}
-		for _, e := range entries {
-			if err := m.place(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
-				return err
-			}
+		if err := m.merge(src, dst); err != nil {
+			return err
 		}
 	}
 	if hostname != "" {
@@ -73,6 +70,50 @@ func Setup(nodeRoot, hostname string) error {
 }
 
 type mounter struct{ grafted map[string]bool }
+
+// merge places every entry of the node directory src at dst. An entry that
+// is a non-empty directory of directories only, whose real counterpart is a
+// directory too, is merged in turn, so that a node can add
+// /usr/local/cuda/gds/tools without hiding the rest of /usr/local.
+func (m *mounter) merge(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return fmt.Errorf("nsexec: %w", err)
+	}
+	for _, e := range entries {
+		s, d := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
+		if e.IsDir() && dirsOnly(s) && isDir(d) {
+			if err := m.merge(s, d); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := m.place(s, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dirsOnly reports whether dir holds at least one entry and only
+// directories.
+func dirsOnly(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return false
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+func isDir(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.IsDir()
+}
 
 // place makes src visible at dst with a bind mount, grafting dst's parent
 // when dst does not exist.

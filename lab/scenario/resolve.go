@@ -73,6 +73,7 @@ func (s *Scenario) resolve(name string, i, total int) (*model.Node, hcl.Diagnost
 		n.GPUs = append(n.GPUs, *g)
 	}
 	n.NVMeoF = s.nodeTarget()
+	s.applyGDSCeph(n)
 	return n, diags
 }
 

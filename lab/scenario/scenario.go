@@ -21,6 +21,7 @@ type Scenario struct {
 	defaults   *hcl.BodyContent
 	nodeBlocks map[string]*hcl.BodyContent
 	target     *model.NVMeoFTarget // nil: no NVMe-oF target (nvmeof.go)
+	extra      gdsCeph             // gds and ceph blocks (gds.go)
 }
 
 var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
@@ -28,6 +29,8 @@ var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "defaults"},
 	{Type: "node", LabelNames: []string{"name"}},
 	{Type: "nvmeof_target"},
+	{Type: "gds"},
+	{Type: "ceph"},
 }}
 
 var clusterSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -37,7 +40,7 @@ var clusterSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 // Healthy is the scenario used when none is given: every node healthy.
 func Healthy() *Scenario {
 	return &Scenario{Filename: "(built-in healthy)", Name: "lab.prova", Prefix: "gpfs", Servers: 2, NetPrefix: "10.10",
-		nodeBlocks: map[string]*hcl.BodyContent{}, target: model.DefaultNVMeoFTarget()}
+		nodeBlocks: map[string]*hcl.BodyContent{}, target: model.DefaultNVMeoFTarget(), extra: defaultGDSCeph()}
 }
 
 // Load reads and parses a scenario file; "" gives Healthy.
@@ -81,6 +84,12 @@ func Parse(filename string, src []byte) (*Scenario, hcl.Diagnostics) {
 		case "nvmeof_target":
 			seen["nvmeof_target\x00"] = &b.DefRange
 			diags = append(diags, s.decodeNVMeoF(b.Body)...)
+		case "gds":
+			seen["gds\x00"] = &b.DefRange
+			diags = append(diags, s.decodeGDS(b.Body)...)
+		case "ceph":
+			seen["ceph\x00"] = &b.DefRange
+			diags = append(diags, s.decodeCeph(b.Body)...)
 		case "node":
 			name := b.Labels[0]
 			if prev, dup := seen["node\x00"+name]; dup {

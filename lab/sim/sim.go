@@ -18,6 +18,9 @@ type Tool struct {
 	// means every node has it. A tool that is not installed is absent from
 	// the node's PATH, so the shell reports it as not found.
 	Installed func(*model.Node) bool
+	// Paths are absolute paths where a node that has the tool also has it,
+	// besides its PATH (gdscheck lives in /usr/local/cuda/gds/tools).
+	Paths []string
 	// Run runs the tool and returns its exit status.
 	Run func(ctx context.Context, e *Env) int
 }

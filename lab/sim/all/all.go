@@ -4,6 +4,7 @@ package all
 
 import (
 	"github.com/provadev/prova/lab/sim"
+	"github.com/provadev/prova/lab/sim/gds"
 	"github.com/provadev/prova/lab/sim/gpfs"
 	"github.com/provadev/prova/lab/sim/mpstat"
 	"github.com/provadev/prova/lab/sim/nvsmi"
@@ -22,6 +23,7 @@ func Table() (*sim.Table, error) {
 		rdma.RdmaTool(),
 		mpstat.Tool(),
 		nvsmi.Tool(),
+		gds.Tool(),
 		gpfs.Mmlscluster(), gpfs.Mmchconfig(), gpfs.Mmlsconfig(), gpfs.Mmdiag(), gpfs.Mmgetstate(), gpfs.Mmstartup(), gpfs.Mmshutdown(), gpfs.Mmfsadm(),
 	)
 }

@@ -1,0 +1,49 @@
+package gds_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/provadev/prova/lab/labtest"
+)
+
+// Over SSH in the lab: gdscheck runs at the CUDA toolkit's path and on the
+// PATH without hiding the rest of /usr/local, and a node without GDS has no
+// gdscheck at all.
+func TestGdscheckInLab(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the lab's mount namespaces need root here")
+	}
+	sc, err := filepath.Abs("../../../examples/lab/gds-no-gpu.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := labtest.Start(t, 2, sc)
+	c := labtest.Client(t, l, "gds01")
+	r := labtest.MustRun(t, c, "/usr/local/cuda/gds/tools/gdscheck -p && gdscheck -v && ls /usr/local")
+	if r.Status != 0 || !strings.Contains(r.Stdout, " IBM Spectrum Scale : dmabuf, compat\n") || !strings.Contains(r.Stdout, "GDS release version: 1.16.0.49\n nvidia_fs version:  2.27") {
+		t.Fatalf("gds01: %+v", r)
+	}
+	if entries, err := os.ReadDir("/usr/local"); err == nil {
+		for _, e := range entries {
+			if !strings.Contains(r.Stdout, "\n"+e.Name()+"\n") {
+				t.Errorf("/usr/local/%s hidden on the node: %q", e.Name(), r.Stdout)
+			}
+		}
+	}
+	if _, err := os.Stat("/usr/local/cuda/gds/tools/gdscheck"); err == nil {
+		t.Log("this machine has its own gdscheck")
+	}
+	r = labtest.MustRun(t, labtest.Client(t, l, "gds02"), "gdscheck -p | head -2")
+	if r.Stdout != " No GPU found in the system, use this library only for sysmem\n GDS release version: 1.16.0.49\n" {
+		t.Errorf("gds02: %+v", r)
+	}
+	off, _ := filepath.Abs("../../../examples/lab/gds-not-installed.hcl")
+	l2 := labtest.Start(t, 1, off)
+	r = labtest.MustRun(t, labtest.Client(t, l2, "gds01"), "/usr/local/cuda/gds/tools/gdscheck -p")
+	if r.Status != 127 || !strings.Contains(r.Stderr, "/usr/local/cuda/gds/tools/gdscheck: not found") {
+		t.Errorf("not installed: %+v", r)
+	}
+}
