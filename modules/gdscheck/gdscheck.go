@@ -1,0 +1,113 @@
+package gdscheck
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+)
+
+// DefaultPath is where the CUDA toolkit installs gdscheck.
+const DefaultPath = "/usr/local/cuda/gds/tools/gdscheck"
+
+// Check is the "gdscheck" module. The zero value is ready to use.
+type Check struct{}
+
+// New returns the gdscheck module.
+func New() *Check { return &Check{} }
+
+// ID returns "gdscheck".
+func (*Check) ID() string { return "gdscheck" }
+
+// Spec describes the module's arguments.
+func (*Check) Spec() hcldec.Spec {
+	return &hcldec.ObjectSpec{
+		"path": &hcldec.DefaultSpec{
+			Primary: nonEmpty(&hcldec.AttrSpec{Name: "path", Type: cty.String}),
+			Default: &hcldec.LiteralSpec{Value: cty.StringVal(DefaultPath)},
+		},
+		"filesystem": nonEmpty(&hcldec.AttrSpec{Name: "filesystem", Type: cty.String}),
+	}
+}
+
+var fsType = cty.Object(map[string]cty.Type{"supported": cty.Bool, "capabilities": cty.List(cty.String), "value": cty.String})
+
+var gpuType = cty.Object(map[string]cty.Type{"index": cty.Number, "name": cty.String, "supported": cty.Bool})
+
+var outputsType = cty.Object(map[string]cty.Type{
+	"installed":         cty.Bool,
+	"gds_version":       cty.String,
+	"nvidia_fs_version": cty.String,
+	"nvidia_fs_loaded":  cty.Bool,
+	"libcufile_version": cty.String,
+	"filesystems":       cty.Map(fsType),
+	"fs_supported":      cty.Bool,
+	"rdma":              cty.List(cty.String),
+	"rdma_ready":        cty.Bool,
+	"gpus":              cty.List(gpuType),
+	"has_gpu":           cty.Bool,
+	"iommu_enabled":     cty.Bool,
+	"platform_verified": cty.Bool,
+	"warnings":          cty.List(cty.String),
+})
+
+// Outputs are what gdscheck -p reported.
+func (*Check) Outputs() cty.Type { return outputsType }
+
+// Validate has nothing to check across arguments.
+func (*Check) Validate(cty.Value) hcl.Diagnostics { return nil }
+
+// Doc documents the module.
+func (*Check) Doc() module.Doc {
+	return module.Doc{
+		Summary: "Runs NVIDIA GPUDirect Storage's gdscheck -p and returns its versions, per-file-system support, RDMA state, GPUs, IOMMU state and platform verification; the raw output is kept as evidence. Read-only.",
+		Args: map[string]string{
+			"path":       "gdscheck to run (default " + DefaultPath + ").",
+			"filesystem": "File system whose support fs_supported reports: a name as gdscheck prints it or gpfs, weka, vast (NFS), lustre, beegfs; cephfs is never supported.",
+		},
+		Outputs: map[string]string{
+			"installed":         "False when gdscheck is not found (GDS not installed); every other output is then null or empty.",
+			"gds_version":       "GDS release version, e.g. 1.16.0.49.",
+			"nvidia_fs_version": "Version of the loaded nvidia_fs kernel module; null when gdscheck names none (module not loaded).",
+			"nvidia_fs_loaded":  "True when gdscheck printed an nvidia_fs version.",
+			"libcufile_version": "cuFile library version; null when not printed (1.16+ prints the nvidia_fs minimum version instead).",
+			"filesystems":       "DRIVER CONFIGURATION entries by name as printed (\"IBM Spectrum Scale\"): {supported, capabilities, value}. Supported means \"Supported\" or a capability list with nvfs or dmabuf; compat alone is the POSIX fallback through host memory.",
+			"fs_supported":      "Whether filesystem is supported; false when gdscheck does not list it (CephFS); null without filesystem.",
+			"rdma":              "The RDMA lines of DRIVER CONFIGURATION as \"name: value\" (\"Mellanox PeerDirect: Enabled\", \"rdma library: Loaded (libcufile_rdma.so)\").",
+			"rdma_ready":        "True when the cuFile RDMA library is loaded, its devices are configured and at least one is up.",
+			"gpus":              "GPU INFO: [{index, name, supported}] where supported means \"supports GDS\".",
+			"has_gpu":           "False when gdscheck reports no GPU (\"No GPU found in the system\").",
+			"iommu_enabled":     "True unless PLATFORM INFO says \"IOMMU: disabled\"; an enabled IOMMU is a common GDS blocker.",
+			"platform_verified": "True when gdscheck printed \"Platform verification succeeded\".",
+			"warnings":          "warn:/WARN: lines (a log file that could not be opened, the IOMMU warning).",
+		},
+		Example: `step "gdscheck" "gds" {
+  hosts      = "gpu_clients"
+  filesystem = "gpfs"
+}
+
+step "assert" "gds_ready" {
+  condition     = step.gds.installed && step.gds.nvidia_fs_loaded && !step.gds.iommu_enabled && step.gds.fs_supported
+  error_message = "${host.name}: GDS not ready (nvidia_fs ${coalesce(step.gds.nvidia_fs_version, "not loaded")}, IOMMU enabled ${step.gds.iommu_enabled})"
+}`,
+	}
+}
+
+// nonEmpty wraps an optional string attribute so that "" is an error
+// pointing at the attribute.
+func nonEmpty(s *hcldec.AttrSpec) hcldec.Spec {
+	return &hcldec.ValidateSpec{Wrapped: s, Func: func(v cty.Value) hcl.Diagnostics {
+		v, _ = v.UnmarkDeep()
+		if v.IsKnown() && !v.IsNull() && v.AsString() == "" {
+			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Empty " + s.Name,
+				Detail: "The " + s.Name + " argument must not be empty; remove it instead."}}
+		}
+		return nil
+	}}
+}
+
+var (
+	_ module.Module    = (*Check)(nil)
+	_ module.Describer = (*Check)(nil)
+)

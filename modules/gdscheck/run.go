@@ -1,0 +1,207 @@
+package gdscheck
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/internal/parse/gds"
+)
+
+type args struct {
+	Path       string  `cty:"path"`
+	Filesystem *string `cty:"filesystem"`
+}
+
+// Plan runs nothing: the check only reads, and its outputs are known after
+// apply.
+func (*Check) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return module.PlanResponse{}, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return module.PlanResponse{}, err
+	}
+	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads " + a.Path + " -p"}, nil
+}
+
+// Apply runs gdscheck -p and returns what it reported.
+func (c *Check) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
+	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
+	if err := ctx.Err(); err != nil {
+		return resp, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return resp, err
+	}
+	out, err := module.Capture(ctx, req.Host, module.Command(a.Path, "-p"))
+	resp.RC, resp.Stdout, resp.Stderr = out.RC, out.Stdout, out.Stderr
+	if err != nil {
+		return resp, err
+	}
+	check, err := gds.ParseRun([]byte(out.Stdout), []byte(out.Stderr), out.RC)
+	if err != nil {
+		return resp, fmt.Errorf("gdscheck on %s: %w", req.Host.Name(), err)
+	}
+	if !check.NotInstalled {
+		raw := out.Stdout
+		if out.Stderr != "" {
+			raw = out.Stderr + raw
+		}
+		resp.Evidence = map[string]string{"gdscheck -p": raw}
+	}
+	o := outputs(check, a.Filesystem)
+	resp.Outputs, err = module.Encode(o, outputsType)
+	if err != nil {
+		return resp, err
+	}
+	resp.Message = summary(check, o, a)
+	return resp, nil
+}
+
+type fsOut struct {
+	Supported    bool     `cty:"supported"`
+	Capabilities []string `cty:"capabilities"`
+	Value        string   `cty:"value"`
+}
+
+type gpuOut struct {
+	Index     int    `cty:"index"`
+	Name      string `cty:"name"`
+	Supported bool   `cty:"supported"`
+}
+
+type result struct {
+	Installed        bool             `cty:"installed"`
+	GDSVersion       *string          `cty:"gds_version"`
+	NvidiaFSVersion  *string          `cty:"nvidia_fs_version"`
+	NvidiaFSLoaded   bool             `cty:"nvidia_fs_loaded"`
+	LibcufileVersion *string          `cty:"libcufile_version"`
+	Filesystems      map[string]fsOut `cty:"filesystems"`
+	FSSupported      *bool            `cty:"fs_supported"`
+	RDMA             []string         `cty:"rdma"`
+	RDMAReady        bool             `cty:"rdma_ready"`
+	GPUs             []gpuOut         `cty:"gpus"`
+	HasGPU           bool             `cty:"has_gpu"`
+	IOMMUEnabled     bool             `cty:"iommu_enabled"`
+	PlatformVerified bool             `cty:"platform_verified"`
+	Warnings         []string         `cty:"warnings"`
+}
+
+// fsAliases are names a runbook may give for file systems gdscheck lists
+// under another name (gds.Check.Driver knows gpfs, weka and lustre).
+var fsAliases = map[string]string{"vast": "NFS", "wekafs": "WekaFS", "exascaler": "DDN EXAScaler"}
+
+func outputs(c *gds.Check, fs *string) result {
+	r := result{Installed: !c.NotInstalled, Filesystems: map[string]fsOut{}, RDMA: []string{}, GPUs: []gpuOut{}, Warnings: []string{}}
+	if c.NotInstalled {
+		return r
+	}
+	r.GDSVersion = optional(c.GDSVersion)
+	r.NvidiaFSVersion = optional(c.NvidiaFSVersion)
+	r.NvidiaFSLoaded = c.NvidiaFSVersion != ""
+	r.LibcufileVersion = optional(c.LibcufileVersion)
+	for _, d := range c.Drivers {
+		caps := append([]string{}, d.Capabilities...)
+		r.Filesystems[d.Name] = fsOut{Supported: d.Supported, Capabilities: caps, Value: d.Value}
+	}
+	if fs != nil {
+		name := *fs
+		if alias, ok := fsAliases[strings.ToLower(name)]; ok {
+			name = alias
+		}
+		d, ok := c.Driver(name)
+		supported := ok && d.Supported
+		r.FSSupported = &supported
+	}
+	r.RDMA = rdmaLines(c.RDMA)
+	r.RDMAReady = c.RDMA.LibraryLoaded && c.RDMA.DevicesConfigured && c.RDMA.Up != nil && *c.RDMA.Up > 0
+	for _, g := range c.GPUs {
+		r.GPUs = append(r.GPUs, gpuOut{Index: g.Index, Name: g.Name, Supported: g.SupportsGDS})
+	}
+	r.HasGPU = !c.NoGPU && len(c.GPUs) > 0
+	r.IOMMUEnabled = c.IOMMUEnabled
+	r.PlatformVerified = c.PlatformVerified
+	r.Warnings = append(r.Warnings, c.Warnings...)
+	for _, sec := range c.Other {
+		if w, ok := sec["WARN"]; ok {
+			r.Warnings = append(r.Warnings, w)
+		}
+	}
+	return r
+}
+
+func rdmaLines(r gds.RDMA) []string {
+	var out []string
+	add := func(name, v string) {
+		if v != "" {
+			out = append(out, name+": "+v)
+		}
+	}
+	add("Mellanox PeerDirect", r.PeerDirect)
+	add("DmaBuf support", r.DmaBuf)
+	add("rdma library", r.Library)
+	add("rdma devices", r.Devices)
+	if r.Up != nil && r.Down != nil {
+		out = append(out, fmt.Sprintf("rdma_device_status: Up: %d Down: %d", *r.Up, *r.Down))
+	}
+	for _, k := range sortedKeys(r.Options) {
+		add(k, r.Options[k])
+	}
+	if out == nil {
+		return []string{}
+	}
+	return out
+}
+
+func summary(c *gds.Check, r result, a args) string {
+	if c.NotInstalled {
+		return a.Path + " not found: GPUDirect Storage is not installed"
+	}
+	parts := []string{"GDS " + c.GDSVersion}
+	if r.NvidiaFSLoaded {
+		parts = append(parts, "nvidia_fs "+c.NvidiaFSVersion)
+	} else {
+		parts = append(parts, "nvidia_fs not loaded")
+	}
+	if r.IOMMUEnabled {
+		parts = append(parts, "IOMMU enabled")
+	} else {
+		parts = append(parts, "IOMMU disabled")
+	}
+	if a.Filesystem != nil {
+		if *r.FSSupported {
+			parts = append(parts, *a.Filesystem+" supported")
+		} else {
+			parts = append(parts, *a.Filesystem+" not supported")
+		}
+	}
+	if r.HasGPU {
+		parts = append(parts, fmt.Sprintf("%d GPU(s)", len(r.GPUs)))
+	} else {
+		parts = append(parts, "no GPU")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
