@@ -1,0 +1,179 @@
+package verbsdiag
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/internal/parse/gpfs"
+	parseofed "github.com/provadev/prova/internal/parse/ofed"
+	"github.com/provadev/prova/modules/internal/gpfscmd"
+)
+
+type args struct {
+	Versions map[string]string `cty:"ofed_versions"`
+	Missing  []string          `cty:"missing"`
+	Expected []string          `cty:"expected"`
+	LogPath  string            `cty:"log_path"`
+}
+
+// Plan runs nothing: the module only reads.
+func (*Diagnose) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return module.PlanResponse{}, err
+	}
+	return module.PlanResponse{Action: module.NoOp, ReadOnly: true,
+		Summary: "reads ports, OFED, verbsPorts, verbs status and connections, mmlscluster and the GPFS log, and names the cause of missing RDMA peers"}, nil
+}
+
+// Apply gathers the evidence and decides.
+func (*Diagnose) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
+	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
+	if err := ctx.Err(); err != nil {
+		return resp, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return resp, err
+	}
+	f, raw, err := gather(ctx, req.Host, a)
+	if err != nil {
+		return resp, err
+	}
+	v := Decide(f)
+	resp.Evidence = raw
+	resp.Message = v.Explanation
+	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
+		"node": cty.StringVal(f.Node), "healthy": cty.BoolVal(v.Healthy), "cause": cty.StringVal(v.Cause),
+		"explanation": cty.StringVal(v.Explanation), "evidence": list(v.Evidence), "missing": list(f.Missing),
+	})
+	c := module.Check{Name: "RDMA in use on " + f.Node, Measured: fmt.Sprintf("%d/%d peers, cause %s", len(f.Expected)-len(f.Missing), len(f.Expected), v.Cause),
+		Threshold: "every expected peer over RDMA, verbsPorts Active/LinkUp", Verdict: "pass", Message: v.Explanation}
+	if !v.Healthy {
+		c.Verdict = "fail"
+	}
+	resp.Checks = []module.Check{c}
+	return resp, nil
+}
+
+// gather runs the read-only probes. Each parse error names the tool, the
+// line and the host.
+func gather(ctx context.Context, h module.Host, a args) (Facts, map[string]string, error) {
+	raw := map[string]string{}
+	f := Facts{Node: h.Name(), Versions: a.Versions}
+	ports, err := gpfscmd.ReadPorts(ctx, h)
+	if err != nil {
+		return f, raw, err
+	}
+	f.Ports = ports
+	raw["ibstat"], raw["ibdev2netdev"] = ports.IbstatRaw, ports.Ibdev2netdevRaw
+	if err := readOFED(ctx, h, &f, raw); err != nil {
+		return f, raw, err
+	}
+	cl, clRaw, err := gpfscmd.Cluster(ctx, h)
+	if err != nil {
+		return f, raw, err
+	}
+	raw["mmlscluster"] = clRaw
+	self, found, err := gpfscmd.LocalNode(ctx, h, cl)
+	if err != nil {
+		return f, raw, err
+	}
+	if found {
+		f.Node = self.DaemonName
+	}
+	cfg, cfgRaw, err := gpfscmd.Config(ctx, h)
+	if err != nil {
+		return f, raw, err
+	}
+	raw["mmlsconfig -Y"] = cfgRaw
+	f.VerbsRdma, _ = gpfscmd.Configured(cfg, "verbsRdma", f.Node, nil)
+	f.VerbsPorts, _ = gpfscmd.Configured(cfg, "verbsPorts", f.Node, nil)
+	if err := readStatus(ctx, h, &f, raw); err != nil {
+		return f, raw, err
+	}
+	conns, connRaw, _, err := gpfscmd.VerbsConn(ctx, h)
+	if err != nil {
+		return f, raw, err
+	}
+	raw["mmfsadm test verbs conn"] = connRaw
+	rep := gpfscmd.Report(cl, self, found, conns, a.Expected, h.Name())
+	f.Expected, f.Missing = rep.Expected, rep.Missing
+	if a.Missing != nil {
+		f.Missing = a.Missing
+	}
+	l, logRaw, _, err := gpfscmd.ReadLog(ctx, h, a.LogPath)
+	if err != nil {
+		return f, raw, err
+	}
+	raw[a.LogPath] = logRaw
+	f.Log = gpfscmd.Summarize(l)
+	f.PeerKey = func(peer string) (string, bool) {
+		for k := range a.Versions {
+			if gpfscmd.SameNode(k, peer) {
+				return k, true
+			}
+			if n, ok := gpfscmd.FindNode(cl, k); ok && n.DaemonName == peer {
+				return k, true
+			}
+		}
+		return "", false
+	}
+	return f, raw, nil
+}
+
+func readOFED(ctx context.Context, h module.Host, f *Facts, raw map[string]string) error {
+	out, err := gpfscmd.Probe(ctx, h, "ofed_info -s")
+	if err != nil {
+		return err
+	}
+	raw["ofed_info -s"] = out.Stdout + out.Stderr
+	switch {
+	case gpfscmd.NotInstalled(out):
+		f.OFEDMessage = gpfscmd.LastLine(out)
+		return nil
+	case out.RC != 0:
+		return gpfscmd.Failure(h, "ofed_info", out)
+	}
+	res, err := parseofed.Parse([]byte(out.Stdout))
+	if err != nil {
+		return gpfscmd.ParseFailure(h, err)
+	}
+	f.OFEDInstalled, f.OFEDVersion, f.OFEDMessage = !res.NotInstalled, res.Version, res.Message
+	return nil
+}
+
+func readStatus(ctx context.Context, h module.Host, f *Facts, raw map[string]string) error {
+	out, err := gpfscmd.Probe(ctx, h, gpfscmd.MM("mmfsadm", "test", "verbs", "status"))
+	if err != nil {
+		return err
+	}
+	raw["mmfsadm test verbs status"] = out.Stdout + out.Stderr
+	if gpfscmd.NotInstalled(out) {
+		return gpfscmd.Failure(h, "mmfsadm", out)
+	}
+	if out.RC != 0 {
+		f.Status = "unavailable: " + gpfscmd.LastLine(out)
+		return nil
+	}
+	st, err := gpfs.ParseVerbsStatus([]byte(out.Stdout))
+	if err != nil {
+		return gpfscmd.ParseFailure(h, err)
+	}
+	f.Started, f.Status = st.Started, st.Status
+	return nil
+}
+
+func list(s []string) cty.Value {
+	if len(s) == 0 {
+		return cty.ListValEmpty(cty.String)
+	}
+	vs := make([]cty.Value, len(s))
+	for i, v := range s {
+		vs[i] = cty.StringVal(strings.TrimSpace(v))
+	}
+	return cty.ListVal(vs)
+}

@@ -1,0 +1,242 @@
+package verbsdiag
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/provadev/prova/modules/internal/gpfscmd"
+)
+
+// Facts is everything one node's diagnosis weighs.
+type Facts struct {
+	Node          string
+	Ports         *gpfscmd.PortsState
+	OFEDInstalled bool
+	OFEDVersion   string
+	OFEDMessage   string
+	VerbsRdma     string // configured for this node
+	VerbsPorts    string // configured for this node
+	Started       bool
+	Status        string
+	Expected      []string
+	Missing       []string
+	Log           gpfscmd.LogSummary
+	// Versions is the ofed_versions argument (host -> version), nil when
+	// not given; SameNode resolves its keys to node names.
+	Versions map[string]string
+	// PeerKey maps a peer's daemon name to its key in Versions.
+	PeerKey func(peer string) (string, bool)
+}
+
+// Verdict is the diagnosis.
+type Verdict struct {
+	Healthy     bool
+	Cause       string
+	Explanation string
+	Evidence    []string
+}
+
+// Decide weighs the facts in the documented order.
+func Decide(f Facts) Verdict {
+	ev := f.evidence()
+	v := Verdict{Evidence: ev}
+	lead := fmt.Sprintf("%s has no RDMA connection to %s (TCP fallback)", f.Node, strings.Join(f.Missing, ", "))
+	if len(f.Missing) == 0 {
+		lead = fmt.Sprintf("%s reaches all %d expected peers over RDMA", f.Node, len(f.Expected))
+	}
+	sep := ": "
+	if len(f.Missing) == 0 {
+		sep = ", but "
+	}
+	set := func(cause, why string) Verdict {
+		v.Cause = cause
+		v.Explanation = lead + sep + why
+		return v
+	}
+	if kind, why := f.portIssue(); kind != "" {
+		if kind == gpfscmd.PortMissing {
+			return set(CausePortMissing, why)
+		}
+		return set(CausePortDown, why)
+	}
+	if len(f.Missing) == 0 && f.Started {
+		v.Healthy, v.Cause, v.Explanation = true, CauseNone, lead+"; VERBS RDMA started and every verbsPorts entry is Active/LinkUp"
+		return v
+	}
+	if !f.OFEDInstalled {
+		return set(CauseOFEDMissing, "OFED is not installed on this node ("+f.OFEDMessage+")")
+	}
+	if major, others, odd := f.ofedOdd(f.OFEDVersion); odd {
+		return set(CauseOFEDMismatch, fmt.Sprintf("OFED %s on this node differs from %s on %s", f.OFEDVersion, major, strings.Join(others, ", ")))
+	}
+	if f.Log.LibraryNotFound {
+		return set(CauseLibraryNotLoaded, "the RDMA library could not be loaded (GPFS log: "+firstMatch(f.Log.Errors, "not found", "could not load")+")")
+	}
+	if !f.Started {
+		return set(CauseVerbsNotStarted, fmt.Sprintf("VERBS RDMA is not started (status %q, verbsRdma %s for this node)", f.Status, orUnset(f.VerbsRdma)))
+	}
+	var odd []string
+	for _, p := range f.Missing {
+		if k, ok := f.PeerKey(p); ok {
+			if _, _, isOdd := f.ofedOdd(f.Versions[k]); isOdd {
+				odd = append(odd, fmt.Sprintf("%s (OFED %s)", p, orUnset(f.Versions[k])))
+			}
+		}
+	}
+	if len(odd) == len(f.Missing) {
+		return set(CausePeerSide, "the problem is on the peer side: "+strings.Join(odd, ", ")+" differs from the cluster's OFED")
+	}
+	if len(f.Missing) >= len(f.Expected) {
+		why := "RDMA connection setup to every peer failed or timed out although ports, OFED and VERBS RDMA are fine on this node: check the firewall (connection-setup traffic) and the lossless network (PFC/ECN)"
+		if l := f.peerLines(); len(l) > 0 {
+			why += "; GPFS log: " + l[0]
+		}
+		return set(CauseConnectFailed, why)
+	}
+	why := fmt.Sprintf("this node reaches %d other peer(s) over RDMA, so the problem is on the side of %s: see their diagnosis", len(f.Expected)-len(f.Missing), strings.Join(f.Missing, ", "))
+	return set(CausePeerSide, why)
+}
+
+// portIssue returns the first problem with a verbsPorts entry: missing ones
+// before down ones. An enabled verbsRdma without verbsPorts is missing.
+func (f Facts) portIssue() (kind, why string) {
+	ports := strings.Fields(f.VerbsPorts)
+	if len(ports) == 0 {
+		if isEnabled(f.VerbsRdma) {
+			return gpfscmd.PortMissing, "verbsRdma is enabled but verbsPorts is not set for this node"
+		}
+		return "", ""
+	}
+	var down string
+	for _, p := range ports {
+		k, w := f.Ports.PortIssue(p)
+		switch k {
+		case gpfscmd.PortMissing:
+			return k, "verbsPorts entry " + w
+		case gpfscmd.PortDown:
+			if down == "" {
+				down = "verbsPorts entry " + w
+			}
+		}
+	}
+	if down != "" {
+		return gpfscmd.PortDown, down
+	}
+	return "", ""
+}
+
+// ofedOdd says whether version is not the strict majority among the known
+// versions ("" = not installed is not counted); major is the most common
+// other version and others the hosts that have it.
+func (f Facts) ofedOdd(version string) (major string, others []string, odd bool) {
+	if f.Versions == nil {
+		return "", nil, false
+	}
+	count := map[string]int{}
+	for _, v := range f.Versions {
+		if v != "" {
+			count[v]++
+		}
+	}
+	best := 0
+	for v, n := range count {
+		if v != version && (n > best || n == best && v < major) {
+			major, best = v, n
+		}
+	}
+	switch {
+	case best == 0: // no other version known
+		return "", nil, false
+	case version != "" && count[version] > best:
+		return "", nil, false
+	}
+	for h, v := range f.Versions {
+		if v == major {
+			others = append(others, h)
+		}
+	}
+	sort.Strings(others)
+	return major, others, true
+}
+
+// peerLines are the log lines about failed or closed RDMA connections.
+func (f Facts) peerLines() []string {
+	var out []string
+	for _, e := range f.Log.Entries {
+		switch {
+		case e.Event == "verbs_closed" || e.Event == "verbs_disconnected" || e.Event == "verbs_error":
+			out = append(out, e.Message)
+		}
+	}
+	return out
+}
+
+func (f Facts) evidence() []string {
+	var ev []string
+	for _, p := range strings.Fields(f.VerbsPorts) {
+		ev = append(ev, fmt.Sprintf("ibstat: %s %s", p, f.Ports.PortState(p)))
+	}
+	ev = append(ev, "mmlsconfig: verbsRdma "+orUnset(f.VerbsRdma)+", verbsPorts "+orUnset(f.VerbsPorts))
+	if f.OFEDInstalled {
+		ev = append(ev, "ofed_info -s: "+f.OFEDVersion)
+	} else {
+		ev = append(ev, "ofed_info -s: not installed ("+f.OFEDMessage+")")
+	}
+	if f.Versions != nil {
+		keys := make([]string, 0, len(f.Versions))
+		for k := range f.Versions {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var kv []string
+		for _, k := range keys {
+			kv = append(kv, k+"="+orUnset(f.Versions[k]))
+		}
+		ev = append(ev, "OFED versions: "+strings.Join(kv, " "))
+	}
+	ev = append(ev, fmt.Sprintf("mmfsadm test verbs status: %s", orUnset(f.Status)))
+	ev = append(ev, fmt.Sprintf("mmfsadm test verbs conn: %d of %d expected peers connected; missing: %s",
+		len(f.Expected)-len(f.Missing), len(f.Expected), orUnset(strings.Join(f.Missing, ", "))))
+	if f.Log.LibraryNotFound {
+		ev = append(ev, "GPFS log: RDMA library not found")
+	}
+	lines := f.peerLines()
+	for i, l := range lines {
+		if i == 5 {
+			ev = append(ev, fmt.Sprintf("GPFS log: ... %d more", len(lines)-5))
+			break
+		}
+		ev = append(ev, "GPFS log: "+l)
+	}
+	return ev
+}
+
+func isEnabled(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "enable", "yes", "1", "true":
+		return true
+	}
+	return false
+}
+
+func orUnset(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "(unset)"
+	}
+	return s
+}
+
+func firstMatch(lines []string, words ...string) string {
+	for _, l := range lines {
+		for _, w := range words {
+			if strings.Contains(l, w) {
+				return l
+			}
+		}
+	}
+	if len(lines) > 0 {
+		return lines[0]
+	}
+	return "no line"
+}

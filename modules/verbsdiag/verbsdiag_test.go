@@ -1,0 +1,214 @@
+package verbsdiag
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/engine/module/moduletest"
+	"github.com/provadev/prova/internal/parse"
+	"github.com/provadev/prova/internal/samples"
+)
+
+// node is one fake node's tool outputs.
+type node struct {
+	name, ibstat, ofed, ports, status, log string
+	connected                              []string // peers with a connected row
+}
+
+var ips = map[string]string{"gpfs01": "10.10.1.11", "gpfs02": "10.10.1.12", "gpfs03": "10.10.1.13"}
+
+const twoPorts = "CA 'mlx5_0'\n\tPort 1:\n\t\tState: Active\n\t\tPhysical state: LinkUp\n\t\tRate: 200\n\t\tLink layer: InfiniBand\n" +
+	"CA 'mlx5_1'\n\tPort 1:\n\t\tState: Active\n\t\tPhysical state: LinkUp\n\t\tRate: 200\n\t\tLink layer: InfiniBand\n"
+
+func healthy(name string) node {
+	var peers []string
+	for _, p := range []string{"gpfs01", "gpfs02", "gpfs03"} {
+		if p != name {
+			peers = append(peers, p)
+		}
+	}
+	return node{name: name, ibstat: twoPorts, ofed: "MLNX_OFED_LINUX-23.10-1.1.9.0:\n", ports: "mlx5_0/1 mlx5_1/1",
+		status: "VERBS RDMA status: started\n", connected: peers,
+		log: "2025-09-12_15:00:58.100+0200: runmmfs starting\n2025-09-12_15:00:59.020+0200: [I] VERBS RDMA started.\n"}
+}
+
+func (n node) setup(h *moduletest.FakeHost) {
+	h.Reply(`^ibstat$`, moduletest.Reply{Stdout: n.ibstat})
+	h.Reply(`^ibdev2netdev$`, moduletest.Reply{Stdout: "mlx5_0 port 1 ==> ib0 (Up)\nmlx5_1 port 1 ==> ib1 (Up)\n"})
+	if n.ofed == "" {
+		h.Reply(`^ofed_info -s$`, moduletest.Reply{RC: 127, Stderr: "sh: 1: ofed_info: not found\n"})
+		h.Reply(`^ibdev2netdev$`, moduletest.Reply{RC: 127, Stderr: "sh: 1: ibdev2netdev: not found\n"})
+	} else {
+		h.Reply(`^ofed_info -s$`, moduletest.Reply{Stdout: n.ofed})
+	}
+	var cl strings.Builder
+	cl.WriteString("GPFS cluster information\n========================\n  GPFS cluster name:         lab.prova\n\n Node  Daemon node name  IP address  Admin node name  Designation\n---\n")
+	for i, p := range []string{"gpfs01", "gpfs02", "gpfs03"} {
+		fmt.Fprintf(&cl, "   %d   %s  %s  %s  quorum-manager\n", i+1, p, ips[p], p)
+	}
+	h.Reply(`mmlscluster$`, moduletest.Reply{Stdout: cl.String()})
+	h.Reply(`mmlsconfig -Y$`, moduletest.Reply{Stdout: "mmlsconfig::HEADER:version:reserved:reserved:configParameter:value:nodeList:\n" +
+		"mmlsconfig::0:1:::verbsRdma:enable:common:\nmmlsconfig::0:1:::verbsPorts:mlx5_0/1 mlx5_1/1:common:\n" +
+		"mmlsconfig::0:1:::verbsPorts:" + n.ports + ":" + n.name + ":\n"})
+	h.Reply(`mmfsadm test verbs status$`, moduletest.Reply{Stdout: n.status})
+	var conn strings.Builder
+	conn.WriteString("RDMA Connections between nodes:\n  destination      hostname          state        device  port  qps  idx  cookie\n")
+	for i, p := range n.connected {
+		fmt.Fprintf(&conn, "  %s  %s  connected  mlx5_0  1  2  %d  %d\n", ips[p], p, i, 17+i)
+	}
+	h.Reply(`mmfsadm test verbs conn$`, moduletest.Reply{Stdout: conn.String()})
+	h.Reply(`^tail -n 5000 -- /var/adm/ras/mmfs.log.latest$`, moduletest.Reply{Stdout: n.log})
+}
+
+func TestConformance(t *testing.T) {
+	bad := healthy("gpfs02")
+	bad.ports = "mlx5_0/2 mlx5_1/1"
+	moduletest.Run(t, New(), []moduletest.Case{
+		{Name: "healthy", Setup: healthy("fake1").setup},
+		{Name: "port_missing", Body: `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "23.10-1.1.9.0" }`, Setup: bad.setup},
+	})
+}
+
+const versions = `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "23.10-1.1.9.0", gpfs03 = "23.10-1.1.9.0" }`
+
+func diagnose(t *testing.T, n node, body string) (cause, explanation string, evidence []string) {
+	t.Helper()
+	f, diags := hclsyntax.ParseConfig([]byte(body), "step.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	args, diags := hcldec.Decode(f.Body, New().Spec(), nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	h := moduletest.NewFakeHost(n.name)
+	n.setup(h)
+	resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := resp.Outputs
+	for it := o.GetAttr("evidence").ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		evidence = append(evidence, e.AsString())
+	}
+	if o.GetAttr("healthy").True() != (o.GetAttr("cause").AsString() == CauseNone) {
+		t.Errorf("healthy and cause disagree: %#v", o)
+	}
+	if len(resp.Checks) != 1 || resp.Changed || resp.Failed {
+		t.Errorf("resp = %+v", resp)
+	}
+	return o.GetAttr("cause").AsString(), o.GetAttr("explanation").AsString(), evidence
+}
+
+func TestCauses(t *testing.T) {
+	sample := strings.SplitN(string(samples.Read(t, "ibstat/ibstat-mlx4_0-2port-port1-down-polling-port2-active.txt")), "\n", 2)[1]
+	closed := string(samples.Read(t, "gpfs/mmfs-log-verbs-rdma-closed-connection-errors.txt"))
+	for _, tc := range []struct {
+		name   string
+		node   func() node
+		body   string
+		cause  string
+		phrase string
+	}{
+		{"healthy", func() node { return healthy("gpfs01") }, versions, CauseNone, "gpfs01 reaches all 2 expected peers over RDMA"},
+		{"port_missing", func() node {
+			n := healthy("gpfs02")
+			n.ports, n.connected = "mlx5_0/2 mlx5_1/1", nil
+			return n
+		}, versions, CausePortMissing, "gpfs02 has no RDMA connection to gpfs01, gpfs03 (TCP fallback): verbsPorts entry mlx5_0/2: mlx5_0 has no port 2 (ports: 1)"},
+		{"port_down_sample", func() node {
+			n := healthy("gpfs03")
+			n.ibstat, n.ports = sample, "mlx4_0/1 mlx4_0/2"
+			return n
+		}, versions, CausePortDown, "reaches all 2 expected peers over RDMA, but verbsPorts entry mlx4_0/1: port is Down, physical state Polling"},
+		{"no_hca", func() node {
+			n := healthy("gpfs03")
+			n.ibstat, n.connected = "", nil
+			return n
+		}, ``, CausePortMissing, "mlx5_0/1: the host has no HCA"},
+		{"ofed_missing", func() node {
+			n := healthy("gpfs03")
+			n.ofed, n.connected = "", nil
+			return n
+		}, ``, CauseOFEDMissing, "OFED is not installed on this node (sh: 1: ofed_info: not found)"},
+		{"ofed_mismatch", func() node {
+			n := healthy("gpfs02")
+			n.ofed, n.connected = "MLNX_OFED_LINUX-5.4-3.1.0.0:\n", nil
+			return n
+		}, `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "5.4-3.1.0.0", gpfs03 = "23.10-1.1.9.0" }`, CauseOFEDMismatch,
+			"OFED 5.4-3.1.0.0 on this node differs from 23.10-1.1.9.0 on gpfs01, gpfs03"},
+		{"peer_with_odd_ofed", func() node {
+			n := healthy("gpfs01")
+			n.connected = []string{"gpfs03"}
+			return n
+		}, `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "5.4-3.1.0.0", gpfs03 = "23.10-1.1.9.0" }`, CausePeerSide,
+			"the problem is on the peer side: gpfs02 (OFED 5.4-3.1.0.0)"},
+		{"library", func() node {
+			n := healthy("gpfs01")
+			n.status, n.connected = "VERBS RDMA status: disabled\n", nil
+			n.log = "2025-09-12_15:00:58.100+0200: runmmfs starting\n2025-09-12_15:00:59.000+0200: [E] VERBS RDMA library libibverbs.so not found\n"
+			return n
+		}, versions, CauseLibraryNotLoaded, "the RDMA library could not be loaded (GPFS log: VERBS RDMA library libibverbs.so not found)"},
+		{"not_started", func() node {
+			n := healthy("gpfs01")
+			n.status, n.connected = "VERBS RDMA status: disabled\n", nil
+			return n
+		}, versions, CauseVerbsNotStarted, `VERBS RDMA is not started (status "disabled", verbsRdma enable for this node)`},
+		{"connect_failed", func() node {
+			n := healthy("gpfs01")
+			n.connected, n.log = nil, closed
+			return n
+		}, versions, CauseConnectFailed, "check the firewall (connection-setup traffic) and the lossless network (PFC/ECN); GPFS log: VERBS RDMA closed connection to 10.25.80.139 (n139)"},
+		{"peer_side", func() node {
+			n := healthy("gpfs01")
+			n.connected = []string{"gpfs02"}
+			return n
+		}, versions, CausePeerSide, "gpfs01 has no RDMA connection to gpfs03 (TCP fallback): this node reaches 1 other peer(s) over RDMA, so the problem is on the side of gpfs03"},
+		{"missing_from_args", func() node { return healthy("gpfs01") }, versions + "\nmissing = [\"gpfs03\"]", CausePeerSide, "no RDMA connection to gpfs03"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cause, expl, ev := diagnose(t, tc.node(), tc.body)
+			if cause != tc.cause || !strings.Contains(expl, tc.phrase) {
+				t.Fatalf("cause %s, explanation %q\nwant %s, %q\nevidence:\n%s", cause, expl, tc.cause, tc.phrase, strings.Join(ev, "\n"))
+			}
+		})
+	}
+}
+
+func TestEvidenceNamesTheFacts(t *testing.T) {
+	n := healthy("gpfs02")
+	n.ports, n.connected = "mlx5_0/2 mlx5_1/1", nil
+	_, _, ev := diagnose(t, n, versions)
+	all := strings.Join(ev, "\n")
+	for _, want := range []string{"ibstat: mlx5_0/2 absent", "ibstat: mlx5_1/1 Active/LinkUp", "mmlsconfig: verbsRdma enable, verbsPorts mlx5_0/2 mlx5_1/1",
+		"ofed_info -s: 23.10-1.1.9.0", "mmfsadm test verbs status: started", "0 of 2 expected peers connected; missing: gpfs01, gpfs03"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("evidence lacks %q:\n%s", want, all)
+		}
+	}
+}
+
+func TestParseErrorNamesHost(t *testing.T) {
+	n := healthy("gpfs01")
+	h := moduletest.NewFakeHost("gpfs01")
+	n.setup(h)
+	h.Reply(`mmfsadm test verbs status$`, moduletest.Reply{Stdout: "VERBS RDMA status:\n"})
+	_, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: cty.ObjectVal(map[string]cty.Value{
+		"ofed_versions": cty.NullVal(cty.Map(cty.String)), "missing": cty.NullVal(cty.List(cty.String)),
+		"expected": cty.NullVal(cty.List(cty.String)), "log_path": cty.StringVal("/var/adm/ras/mmfs.log.latest"),
+	})})
+	var pe *parse.Error
+	if !errors.As(err, &pe) || pe.Tool != "mmfsadm test verbs status" || pe.Line != 1 || !strings.Contains(err.Error(), "gpfs01") {
+		t.Fatalf("err = %v", err)
+	}
+}
