@@ -7,6 +7,7 @@ import (
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/modules/assert"
 	"github.com/provadev/prova/modules/copy"
+	"github.com/provadev/prova/modules/rdmalat"
 	"github.com/provadev/prova/modules/shell"
 	"github.com/provadev/prova/modules/wait"
 )
@@ -19,6 +20,7 @@ func Registry() *module.Registry {
 		copy.New(),
 		wait.New(),
 		assert.New(),
+		rdmalat.New(),
 	} {
 		r.Register(m)
 	}
