@@ -72,7 +72,9 @@ type Device struct {
 
 const localModel = "SAMSUNG MZQL23T8HCLS-00A07"
 
-func localSerial(n *model.Node, i int) string { return fmt.Sprintf("S64HNE0R%04d%02d", 1000+n.Index, i) }
+func localSerial(n *model.Node, i int) string {
+	return fmt.Sprintf("S64HNE0R%04d%02d", 1000+n.Index, i)
+}
 
 // Subsystems lists the node's subsystems in instance order: local drives,
 // then the fabric subsystems of its controllers.
