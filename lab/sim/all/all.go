@@ -4,9 +4,11 @@ package all
 
 import (
 	"github.com/provadev/prova/lab/sim"
+	"github.com/provadev/prova/lab/sim/bench"
 	"github.com/provadev/prova/lab/sim/gds"
 	"github.com/provadev/prova/lab/sim/gpfs"
 	"github.com/provadev/prova/lab/sim/mpstat"
+	"github.com/provadev/prova/lab/sim/nvme"
 	"github.com/provadev/prova/lab/sim/nvsmi"
 	"github.com/provadev/prova/lab/sim/rdma"
 )
@@ -23,6 +25,11 @@ func Table() (*sim.Table, error) {
 		rdma.RdmaTool(),
 		mpstat.Tool(),
 		nvsmi.Tool(),
+		nvme.Tool(),
+		bench.Elbencho(),
+		bench.Fio(),
+		bench.IbWriteLat(),
+		bench.IbWriteBw(),
 		gds.Tool(),
 		gpfs.Mmlscluster(), gpfs.Mmchconfig(), gpfs.Mmlsconfig(), gpfs.Mmdiag(), gpfs.Mmgetstate(), gpfs.Mmstartup(), gpfs.Mmshutdown(), gpfs.Mmfsadm(),
 	)
