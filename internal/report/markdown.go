@@ -1,0 +1,151 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown renders the report as Markdown: a one-screen summary, the
+// failures, the three lines side by side, tool versions, the baseline and
+// waiver sections when present, then one assertion table per host.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	m := r.Run.Meta
+	fmt.Fprintf(&b, "# prova report: %s\n\n", md(orDash(m.Runbook)))
+	fmt.Fprintf(&b, "**Verdict: %s**: %s.\n\n", strings.ToUpper(r.Verdict()), r.verdictLine())
+	b.WriteString("| | |\n|---|---|\n")
+	row := func(k, v string) { fmt.Fprintf(&b, "| %s | %s |\n", k, md(v)) }
+	row("run", r.runLine())
+	row("runbook", withHash(m.Runbook, m.RunbookHash))
+	row("inventory", withHash(m.Inventory, m.InventoryHash))
+	row("prova", orDash(m.ProvaVersion))
+	row("threshold profile", strings.Join(r.Profiles, ", "))
+	row("hosts", hostList(r.Hosts))
+	row("assertions", r.countsLine())
+	if r.Baseline != nil {
+		row("baseline", r.Baseline.Baseline)
+	}
+	if r.Waivers != nil {
+		row("waivers", r.WaiverFile)
+	}
+	b.WriteString("\n")
+
+	if f := r.Failed(); len(f) > 0 || len(r.StepErrors) > 0 {
+		b.WriteString("## Failed\n\n")
+		for _, o := range f {
+			s := failureText(o.Step, o.Name, o.Message, o.Measured, o.Threshold)
+			if o.Expired != nil {
+				s += fmt.Sprintf(" [waiver %s expired on %s]", o.Expired.Name, o.Expired.ExpiredOn())
+			}
+			fmt.Fprintf(&b, "- **%s** %s\n", md(o.Host), md(s))
+		}
+		for _, e := range r.StepErrors {
+			fmt.Fprintf(&b, "- **%s** %s: %s: %s\n", md(e.Host), md(e.Step), e.Status, md(e.Message))
+		}
+		b.WriteString("\n")
+	}
+
+	if len(r.Lines) > 0 {
+		b.WriteString("## Three lines: RDMA vs TCP\n\n")
+		b.WriteString("| host | line | RDMA | TCP | measured | threshold | verdict | raw output |\n|---|---|---|---|---|---|---|---|\n")
+		for _, l := range r.Lines {
+			var raws []string
+			for _, p := range l.Raw {
+				raws = append(raws, fmt.Sprintf("[%s](%s)", md(rawLabel(p)), p))
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", md(l.Host), l.Line, md(orDash(l.RDMA)), md(orDash(l.TCP)),
+				md(l.Measured), md(orDash(l.Threshold)), verdictMD(l.Verdict), strings.Join(raws, "<br>"))
+		}
+		b.WriteString("\nBandwidth is a reference, not a criterion: TCP reaches line rate too.\n\n")
+	}
+
+	if len(r.Versions) > 0 {
+		b.WriteString("## Tool versions\n\n| tool | version | hosts |\n|---|---|---|\n")
+		for _, v := range r.Versions {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", md(v.Tool), md(v.Value), md(hostList(v.Hosts)))
+		}
+		b.WriteString("\n")
+	}
+
+	if r.Baseline != nil {
+		b.WriteString("## Baseline\n\n")
+		if err := r.Baseline.WriteMarkdown(&b, false); err != nil {
+			return err
+		}
+	}
+
+	if r.Waivers != nil {
+		st := r.waiverStatus()
+		b.WriteString("## Waivers\n\n| waiver | assertion | hosts | justification | expires | status |\n|---|---|---|---|---|---|\n")
+		for _, wv := range r.waiverList() {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", md(wv.Name), md(wv.Assertion), md(orAll(wv.Hosts)),
+				md(wv.Justification), md(wv.ExpiresText), md(st[wv.Name]))
+		}
+		b.WriteString("\n")
+	}
+
+	b.WriteString("## Assertions by host\n")
+	for _, h := range r.Hosts {
+		var rows []string
+		for _, o := range r.Assertions {
+			if o.Host != h {
+				continue
+			}
+			msg := o.Message
+			if o.Waiver != nil {
+				msg = strings.TrimSpace(msg + " (waived: " + o.Waiver.Justification + ")")
+			}
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %s |", md(o.Step), md(o.Name), md(orDash(o.Measured)),
+				md(orDash(o.Threshold)), verdictMD(o.Verdict), md(msg)))
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n| step | check | measured | threshold | verdict | message |\n|---|---|---|---|---|---|\n%s\n", md(h), strings.Join(rows, "\n"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// rawLabel shortens a raw path to its file name.
+func rawLabel(p string) string {
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+func orAll(hosts []string) string {
+	if len(hosts) == 0 {
+		return "all"
+	}
+	return strings.Join(hosts, ", ")
+}
+
+// md makes s safe in a Markdown table cell or list item: pipes and
+// backslashes escaped, line breaks flattened, and "<" escaped where it
+// could open an HTML tag ("<= 0.5" stays readable).
+func md(s string) string {
+	s = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\r", " ", "\n", " ").Replace(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '<' && i+1 < len(s) && isTagStart(s[i+1]) {
+			b.WriteString("&lt;")
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isTagStart(c byte) bool {
+	return c == '/' || c == '!' || c == '?' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func verdictMD(v string) string {
+	if v == "fail" {
+		return "**FAIL**"
+	}
+	return v
+}

@@ -1,0 +1,69 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Format is an output format of prova report.
+type Format string
+
+// The formats, in the order files are written.
+const (
+	Markdown Format = "md"
+	HTML     Format = "html"
+	JUnit    Format = "junit"
+	JSON     Format = "json"
+)
+
+var formats = []Format{Markdown, HTML, JUnit, JSON}
+
+// ParseFormats reads a comma-separated list ("md,junit"); repeats are
+// dropped, order is kept.
+func ParseFormats(s string) ([]Format, error) {
+	var out []Format
+	seen := map[Format]bool{}
+	for _, p := range strings.Split(s, ",") {
+		f := Format(strings.ToLower(strings.TrimSpace(p)))
+		if f == "markdown" {
+			f = Markdown
+		}
+		ok := false
+		for _, k := range formats {
+			ok = ok || f == k
+		}
+		if !ok {
+			return nil, fmt.Errorf("unknown report format %q (formats: md, html, junit, json)", p)
+		}
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// FileName is the file a format is written to: report.md, report.html,
+// report.junit.xml, report.json.
+func (f Format) FileName() string {
+	if f == JUnit {
+		return "report.junit.xml"
+	}
+	return "report." + string(f)
+}
+
+// Write renders r in format f.
+func (r *Report) Write(w io.Writer, f Format) error {
+	switch f {
+	case Markdown:
+		return r.WriteMarkdown(w)
+	case HTML:
+		return r.WriteHTML(w)
+	case JUnit:
+		return r.WriteJUnit(w)
+	case JSON:
+		return r.WriteJSON(w)
+	}
+	return fmt.Errorf("unknown report format %q", f)
+}
