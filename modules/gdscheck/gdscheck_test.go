@@ -41,7 +41,6 @@ const (
 	sIO  = "gds/gdsio-read-gpud-cpuonly-cpu_gpu-and-gdsio_verify.txt"
 )
 
-
 func reply(out moduletest.Reply) func(*moduletest.FakeHost) {
 	return func(h *moduletest.FakeHost) { h.Reply(`gdscheck -p$`, out) }
 }
