@@ -23,6 +23,12 @@ func (r Row) FormatChange() string {
 // FormatTolerance prints the regression allowed, signed in the bad
 // direction ("+20%" for latency, "-10%" for bandwidth); "-" when unjudged.
 func (r Row) FormatTolerance() string {
+	switch {
+	case r.Better == Unknown:
+		return "-"
+	case r.TolerancePct == 0:
+		return "0%"
+	}
 	switch r.Better {
 	case Lower:
 		return "+" + FormatValue(r.TolerancePct) + "%"

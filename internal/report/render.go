@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -66,4 +68,22 @@ func (r *Report) Write(w io.Writer, f Format) error {
 		return r.WriteJSON(w)
 	}
 	return fmt.Errorf("unknown report format %q", f)
+}
+
+// WriteFiles writes one file per format into dir (FileName names them)
+// and returns their paths.
+func (r *Report) WriteFiles(dir string, fs []Format) ([]string, error) {
+	var paths []string
+	for _, f := range fs {
+		var b strings.Builder
+		if err := r.Write(&b, f); err != nil {
+			return paths, fmt.Errorf("render %s report: %w", f, err)
+		}
+		p := filepath.Join(dir, f.FileName())
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			return paths, fmt.Errorf("write report: %w", err)
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/internal/baseline"
 	"github.com/provadev/prova/internal/record"
 	"github.com/provadev/prova/internal/report"
@@ -71,4 +72,31 @@ func render(t *testing.T, r *report.Report, f report.Format) []byte {
 		t.Fatalf("render %s: %v", f, err)
 	}
 	return b.Bytes()
+}
+
+// plainNoBench records a run with a shell step and one assertion only.
+func plainNoBench(t *testing.T) *report.Report {
+	t.Helper()
+	w, err := record.Create(t.TempDir(), record.Meta{RunID: "20261130T021500Z-c0ffee", Mode: "apply", Runbook: "x.hcl",
+		Started: now, Hosts: []string{"n1"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Observe(event.HostFinished{Step: "shell.uname", Host: "n1", Status: event.OK, Result: map[string]any{"stdout": "Linux\n", "kernel_version": "6.1"}})
+	w.Observe(event.HostFinished{Step: "assert.kernel", Host: "n1", Status: event.OK, Severity: "fail",
+		Checks: []event.Check{{Name: "kernel", Measured: "6.1", Threshold: ">= 5.14", Verdict: "pass"}}})
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
+	}
+	return report.Build(load(t, w.Dir()), report.Options{Now: now})
+}
+
+func benchEvents() []event.Event {
+	return []event.Event{
+		event.HostFinished{Step: "bench.lat_rdma", Host: "n1", Status: event.OK, Result: map[string]any{"lat_avg_us": 1.8}},
+		event.HostFinished{Step: "bench.lat_tcp", Host: "n1", Status: event.OK, Result: map[string]any{"lat_avg_us": 5.9}},
+		event.HostFinished{Step: "bench.lat_rdma", Host: "n2", Status: event.OK, Result: map[string]any{"lat_avg_us": 1.7}},
+		event.HostFinished{Step: "mpstat.tcp", Host: "n1", Status: event.OK, Result: map[string]any{"soft_pct": 7.9}},
+		event.HostFinished{Step: "verbs_conn.check", Host: "n2", Status: event.OK, Result: map[string]any{"rdma_peers": []any{"n1"}, "missing": []any{"n3"}}},
+	}
 }
