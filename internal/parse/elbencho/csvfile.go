@@ -17,35 +17,38 @@ const toolCSV = "elbencho --csvfile"
 // phase (a header repeats where runs were appended). Settings columns go
 // to Phase.Config. In rwmix phases the "rwmix read" IOPS and MiB/s are
 // added to the normalised IOPS and MiBps, as the console "total" rows do.
+//
+// elbencho writes the command line into its last column ("command") as
+// space-separated, individually quoted words without CSV-escaping the
+// column itself; when the header ends in such a column, a row's extra
+// fields are taken as part of it.
 func ParseCSV(data []byte) (*Result, error) {
-	rd := csv.NewReader(strings.NewReader(string(data)))
-	rd.FieldsPerRecord = -1
-	rd.LazyQuotes = true
 	var header []string
 	r := &Result{Phases: []Phase{}}
-	for {
-		rec, err := rd.Read()
-		if errors.Is(err, io.EOF) {
-			break
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i, text := range lines {
+		line := i + 1
+		if strings.TrimSpace(text) == "" {
+			continue
 		}
-		line, _ := rd.FieldPos(0)
+		rec, err := csvFields(text, header)
 		if err != nil {
-			return nil, &parse.Error{Tool: toolCSV, Line: line, Reason: err.Error()}
+			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: text, Reason: err.Error()}
 		}
 		if len(rec) > 0 && rec[0] == "ISO date" {
 			header = rec
 			continue
 		}
 		if header == nil {
-			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: strings.Join(rec, ","), Reason: `row before the "ISO date,..." header`}
+			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: text, Reason: `row before the "ISO date,..." header`}
 		}
 		if len(rec) != len(header) {
-			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: strings.Join(rec, ","),
+			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: text,
 				Reason: fmt.Sprintf("row has %d fields, header has %d", len(rec), len(header))}
 		}
 		p, err := csvPhase(header, rec)
 		if err != nil {
-			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: strings.Join(rec, ","), Reason: err.Error()}
+			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: text, Reason: err.Error()}
 		}
 		r.Phases = append(r.Phases, p)
 	}
@@ -53,6 +56,33 @@ func ParseCSV(data []byte) (*Result, error) {
 		return nil, &parse.Error{Tool: toolCSV, Reason: `no "ISO date,..." header found`}
 	}
 	return r, nil
+}
+
+// csvFields splits one CSV line. With a header whose last column is the
+// command line, the first len(header)-1 fields are split as CSV and the
+// rest of the line is the command, as written.
+func csvFields(text string, header []string) ([]string, error) {
+	if n := len(header); n > 1 && strings.HasPrefix(strings.ToLower(header[n-1]), "command") && !strings.HasPrefix(text, "ISO date,") {
+		parts := strings.SplitN(text, ",", n)
+		if len(parts) == n {
+			head, err := csvLine(strings.Join(parts[:n-1], ","))
+			if err == nil && len(head) == n-1 {
+				return append(head, parts[n-1]), nil
+			}
+		}
+	}
+	return csvLine(text)
+}
+
+func csvLine(text string) ([]string, error) {
+	rd := csv.NewReader(strings.NewReader(text))
+	rd.FieldsPerRecord = -1
+	rd.LazyQuotes = true
+	rec, err := rd.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil
+	}
+	return rec, err
 }
 
 // csvPhase builds a phase from one row.
