@@ -1,0 +1,125 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/internal/parse/mpstat"
+)
+
+// cpuMargin is how many seconds mpstat may run past the benchmark's
+// runtime before it ends by itself (it is stopped as soon as the benchmark
+// ends; the count only bounds it if that stop is lost).
+const cpuMargin = 30
+
+// cpuResult is the cpu output.
+type cpuResult struct {
+	SoftPct   float64 `cty:"soft_pct"`
+	SysPct    float64 `cty:"sys_pct"`
+	UsrPct    float64 `cty:"usr_pct"`
+	BusyCores float64 `cty:"busy_cores"`
+	Samples   int     `cty:"samples"`
+}
+
+// sampler is mpstat running in its own session on the benchmark's host.
+type sampler struct {
+	cmd    string
+	cancel context.CancelFunc
+	done   chan struct{}
+	first  chan struct{} // closed when mpstat printed something
+	once   sync.Once
+
+	mu       sync.Mutex
+	out, err bytes.Buffer
+	rc       int
+	runErr   error
+}
+
+func (s *sampler) Write(p []byte) (int, error) {
+	s.once.Do(func() { close(s.first) })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.out.Write(p)
+}
+
+type stderrOf struct{ s *sampler }
+
+func (w stderrOf) Write(p []byte) (int, error) {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	return w.s.err.Write(p)
+}
+
+// mpstatCommand samples every CPU each second, count times.
+func mpstatCommand(count int) string {
+	return "LC_ALL=C mpstat -P ALL 1 " + strconv.Itoa(count)
+}
+
+// cpuStartWait bounds how long the benchmark waits for mpstat's banner.
+const cpuStartWait = 5 * time.Second
+
+// startCPU starts mpstat for at most count seconds and returns once it
+// printed its banner (so its first sample covers the benchmark's start),
+// ended, or cpuStartWait passed.
+func startCPU(ctx context.Context, h module.Host, count int) *sampler {
+	cctx, cancel := context.WithCancel(ctx)
+	s := &sampler{cmd: mpstatCommand(count), cancel: cancel, done: make(chan struct{}), first: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		rc, err := h.Run(cctx, s.cmd, nil, s, stderrOf{s})
+		s.mu.Lock()
+		s.rc, s.runErr = rc, err
+		s.mu.Unlock()
+	}()
+	t := time.NewTimer(cpuStartWait)
+	defer t.Stop()
+	select {
+	case <-s.first:
+	case <-s.done:
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return s
+}
+
+// stop ends mpstat and summarises what it printed. The result is nil with
+// a note when nothing usable was captured; that is not an error.
+func (s *sampler) stop(host string) (*cpuResult, string, string) {
+	s.cancel()
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out, errText := s.out.String(), s.err.String()
+	evidence := out + errText
+	if s.runErr == nil && s.rc != 0 && strings.TrimSpace(out) == "" {
+		if s.rc == 127 || strings.Contains(errText, "not found") {
+			return nil, evidence, "cpu: mpstat (sysstat) is not installed on " + host
+		}
+		return nil, evidence, fmt.Sprintf("cpu: mpstat on %s exited %d: %s", host, s.rc, lastLine(errText))
+	}
+	r, err := mpstat.Parse([]byte(out))
+	if err != nil {
+		return nil, evidence, fmt.Sprintf("cpu: on %s: %v", host, err)
+	}
+	sum := r.Summary()
+	if sum.Intervals == 0 && sum.Source != "average" {
+		return nil, evidence, "cpu: mpstat on " + host + " printed no sample before the benchmark ended"
+	}
+	return &cpuResult{SoftPct: round(sum.All.Soft), SysPct: round(sum.All.Sys), UsrPct: round(sum.All.Usr),
+		BusyCores: round(sum.BusyCores), Samples: sum.Intervals}, evidence, ""
+}
+
+func lastLine(s string) string {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return "(no output)"
+	}
+	l := strings.Split(t, "\n")
+	return strings.TrimSpace(l[len(l)-1])
+}

@@ -1,0 +1,156 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/module"
+)
+
+// Plan says what would run. Read benchmarks and perftest clients only
+// read; write modes change the device; a perftest server starts a process
+// (no change when one is running), collect ends it.
+func (*Bench) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return module.PlanResponse{}, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return module.PlanResponse{}, err
+	}
+	if isPerftest(a.Tool) && a.Role != "client" {
+		return planServer(ctx, req.Host, a)
+	}
+	if !isPerftest(a.Tool) && !a.reads() {
+		return module.PlanResponse{Action: module.Change, Summary: "will run " + a.describe() + " (overwrites data)"}, nil
+	}
+	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "will run " + a.describe()}, nil
+}
+
+// run is one benchmark command's outcome.
+type run struct {
+	out      module.Output
+	cpu      *cpuResult
+	cpuNote  string
+	evidence map[string]string
+}
+
+// Apply runs the benchmark (or the perftest role) and returns its results.
+func (*Bench) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
+	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
+	if err := ctx.Err(); err != nil {
+		return resp, err
+	}
+	var a args
+	if err := module.Decode(req.Args, &a); err != nil {
+		return resp, err
+	}
+	if err := a.check(); err != nil {
+		return resp, err
+	}
+	switch {
+	case a.Tool == "elbencho":
+		return applyElbencho(ctx, req, a)
+	case a.Tool == "fio":
+		return applyFio(ctx, req, a)
+	case a.Role == "server":
+		return applyServer(ctx, req, a)
+	case a.Role == "collect":
+		return applyCollect(ctx, req, a)
+	}
+	return applyClient(ctx, req, a)
+}
+
+// measure runs cmd with CPU capture and progress reports around it.
+func measure(ctx context.Context, req module.ApplyRequest, a args, cmd string) (run, error) {
+	r := run{evidence: map[string]string{}}
+	rt, _ := a.runtime()
+	var s *sampler
+	if a.CPUCapture {
+		s = startCPU(ctx, req.Host, rt+cpuMargin)
+	}
+	stop := make(chan struct{})
+	go reportProgress(req.Progress, a.Tool+" on "+req.Host.Name(), rt, stop)
+	out, err := module.Capture(ctx, req.Host, cmd)
+	close(stop)
+	r.out = out
+	r.evidence[cmd] = out.Stdout + out.Stderr
+	if s != nil {
+		var ev string
+		r.cpu, ev, r.cpuNote = s.stop(req.Host.Name())
+		r.evidence[s.cmd] = ev
+	}
+	return r, err
+}
+
+// finish turns a parsed result into the response.
+func finish(resp module.ApplyResponse, r run, res result, what string) (module.ApplyResponse, error) {
+	res.CPU = r.cpu
+	v, err := res.value()
+	if err != nil {
+		return resp, err
+	}
+	resp.Outputs = v
+	resp.Message = what + ": " + summary(res)
+	if r.cpuNote != "" {
+		resp.Message += "; " + r.cpuNote
+	}
+	return resp, nil
+}
+
+func summary(r result) string {
+	var parts []string
+	add := func(p *float64, format string) {
+		if p != nil {
+			parts = append(parts, fmt.Sprintf(format, *p))
+		}
+	}
+	add(r.IOPS, "%.0f IOPS")
+	add(r.MiBps, "%.1f MiB/s")
+	add(r.LatAvg, "lat avg %.1f µs")
+	add(r.LatP99, "p99 %.1f µs")
+	if r.CPU != nil {
+		parts = append(parts, fmt.Sprintf("%%soft %.2f, %.1f busy cores", r.CPU.SoftPct, r.CPU.BusyCores))
+	}
+	if len(parts) == 0 {
+		return "no results printed"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// failed marks the response failed with the tool's last line.
+func failed(resp module.ApplyResponse, h module.Host, tool string, out module.Output) module.ApplyResponse {
+	resp.Failed = true
+	resp.Message = fmt.Sprintf("%s on %s exited %d: %s", tool, h.Name(), out.RC, lastLine(out.Stderr+"\n"+out.Stdout))
+	return resp
+}
+
+// tempDir makes a private remote directory for result files.
+func tempDir(ctx context.Context, h module.Host) (string, error) {
+	out, err := module.Capture(ctx, h, "mktemp -d /tmp/prova-bench.XXXXXX")
+	if err != nil {
+		return "", err
+	}
+	dir := strings.TrimSpace(out.Stdout)
+	if out.RC != 0 || !strings.HasPrefix(dir, "/") || strings.ContainsAny(dir, "\n'") {
+		return "", fmt.Errorf("mktemp on %s exited %d: %s", h.Name(), out.RC, lastLine(out.Stderr+out.Stdout))
+	}
+	return dir, nil
+}
+
+// removeDir removes dir unless ctx ended (then the directory stays in /tmp).
+func removeDir(ctx context.Context, h module.Host, dir string) {
+	if ctx.Err() == nil {
+		module.Capture(ctx, h, module.Command("rm", "-rf", "--", dir))
+	}
+}
+
+func nullOutputs() cty.Value { return cty.NullVal(outputsType) }
+
+// parseFailed wraps a parser error (naming the tool and line) with the host.
+func parseFailed(h module.Host, err error) error {
+	return fmt.Errorf("on %s: %w", h.Name(), err)
+}
