@@ -6,7 +6,10 @@ package all
 import (
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/modules/assert"
+	"github.com/provadev/prova/modules/cephmessenger"
 	"github.com/provadev/prova/modules/copy"
+	"github.com/provadev/prova/modules/gdscheck"
+	"github.com/provadev/prova/modules/gputopology"
 	"github.com/provadev/prova/modules/rdmalat"
 	"github.com/provadev/prova/modules/shell"
 	"github.com/provadev/prova/modules/wait"
@@ -21,6 +24,9 @@ func Registry() *module.Registry {
 		wait.New(),
 		assert.New(),
 		rdmalat.New(),
+		gdscheck.New(),
+		gputopology.New(),
+		cephmessenger.New(),
 	} {
 		r.Register(m)
 	}
