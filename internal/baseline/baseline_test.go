@@ -225,6 +225,18 @@ func TestLoadAndResolve(t *testing.T) {
 			t.Errorf("Load(%s) = %v, %v", p, rec, err)
 		}
 	}
+	// A run.json copied under another name (e.g. committed to git).
+	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(t.TempDir(), "acceptance-2026-11.json")
+	if err := os.WriteFile(copied, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := baseline.Load(copied); err != nil || rec.Meta.RunID != "20261130T021500Z-a1b2c3" || len(rec.Steps) == 0 {
+		t.Errorf("Load(copied run.json) = %v, %v", rec, err)
+	}
 	if got, err := baseline.Resolve("latest", root); err != nil || got != dir {
 		t.Errorf("Resolve(latest) = %s, %v", got, err)
 	}
@@ -239,6 +251,7 @@ func TestLoadAndResolve(t *testing.T) {
 		`{"schema": "prova-report/9"}`: "report schema",
 		`{"name": 1}`:                  "neither a run record",
 		`[`:                            "not JSON",
+		`{"version": 7}`:               "format version 7",
 	} {
 		if err := os.WriteFile(bad, []byte(content), 0o600); err != nil {
 			t.Fatal(err)

@@ -63,7 +63,10 @@ func Load(path string) (*record.Record, error) {
 	case probe.Schema != nil:
 		return decodeReport(path, b, *probe.Schema)
 	case probe.Version != nil:
-		return record.Load(path)
+		if filepath.Base(path) == "run.json" {
+			return record.Load(path)
+		}
+		return decodeRecord(path, b) // a run.json copied under another name
 	}
 	return nil, fmt.Errorf("load baseline %s: neither a run record (run.json) nor a JSON report (schema %s)", path, ReportSchema)
 }
@@ -78,4 +81,16 @@ func decodeReport(path string, b []byte, schema string) (*record.Record, error) 
 		return nil, fmt.Errorf("load baseline %s: %w", path, err)
 	}
 	return &record.Record{Version: record.Version, Meta: e.Run, Steps: e.Steps, Dir: path}, nil
+}
+
+func decodeRecord(path string, b []byte) (*record.Record, error) {
+	var rec record.Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("load baseline %s: %w", path, err)
+	}
+	if rec.Version < 1 || rec.Version > record.Version {
+		return nil, fmt.Errorf("load baseline %s: run record format version %d, this prova reads up to %d", path, rec.Version, record.Version)
+	}
+	rec.Dir = filepath.Dir(path)
+	return &rec, nil
 }
