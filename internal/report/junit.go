@@ -110,6 +110,9 @@ func (r *Report) runSuite() junitSuite {
 		case "pass":
 		case "warn":
 			c.SystemOut = "warn: " + o.Message + " (" + detail + ")"
+		case "skipped":
+			c.Skipped = &junitSkipped{Message: "skipped: " + orDash(o.Message)}
+			s.Skipped++
 		case "waived":
 			c.Skipped = &junitSkipped{Message: fmt.Sprintf("waived by %s: %s (expires %s)", o.Waiver.Name, o.Waiver.Justification, o.Waiver.ExpiresText)}
 			s.Skipped++

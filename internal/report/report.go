@@ -53,6 +53,7 @@ type Counts struct {
 	Fail       int `json:"fail"`
 	Warn       int `json:"warn"`
 	Waived     int `json:"waived"`
+	Skipped    int `json:"skipped"`
 	Other      int `json:"other"`
 	StepErrors int `json:"step_errors"`
 }
@@ -85,6 +86,8 @@ func Build(rec *record.Record, opts Options) *Report {
 			r.Counts.Warn++
 		case "waived":
 			r.Counts.Waived++
+		case "skipped":
+			r.Counts.Skipped++
 		default:
 			r.Counts.Other++
 		}

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,5 +99,43 @@ func benchEvents() []event.Event {
 		event.HostFinished{Step: "bench.lat_rdma", Host: "n2", Status: event.OK, Result: map[string]any{"lat_avg_us": 1.7}},
 		event.HostFinished{Step: "mpstat.tcp", Host: "n1", Status: event.OK, Result: map[string]any{"soft_pct": 7.9}},
 		event.HostFinished{Step: "verbs_conn.check", Host: "n2", Status: event.OK, Result: map[string]any{"rdma_peers": []any{"n1"}, "missing": []any{"n3"}}},
+	}
+}
+
+// An assertion step skipped on a host (when = false) is not a failure;
+// one on an unreachable host is.
+func TestSkippedAndUnreachableAssertions(t *testing.T) {
+	w, err := record.Create(t.TempDir(), record.Meta{RunID: "20261130T021500Z-5c1p00", Mode: "apply", Runbook: "s.hcl", Started: now,
+		Hosts: []string{"n1", "n2"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Observe(event.HostFinished{Step: "assert.gds", Host: "n1", Status: event.Skipped, Severity: "fail"})
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
+	}
+	r := report.Build(load(t, w.Dir()), report.Options{Now: now})
+	if r.Counts.Skipped != 1 || r.Verdict() != "pass" {
+		t.Errorf("skipped assertion: counts %+v, verdict %s", r.Counts, r.Verdict())
+	}
+	if j := string(render(t, r, "junit")); !strings.Contains(j, `<skipped message="skipped: -">`) {
+		t.Errorf("junit:\n%s", j)
+	}
+
+	w, err = record.Create(t.TempDir(), record.Meta{RunID: "20261130T021500Z-5c1p01", Mode: "apply", Runbook: "s.hcl", Started: now,
+		Hosts: []string{"n1"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Observe(event.HostFinished{Step: "assert.gds", Host: "n1", Status: event.Unreachable, Severity: "fail", Message: "connection refused"})
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
+	}
+	r = report.Build(load(t, w.Dir()), report.Options{Now: now})
+	if r.Counts.Other != 1 || r.Verdict() != "fail" {
+		t.Errorf("unreachable assertion: counts %+v, verdict %s", r.Counts, r.Verdict())
+	}
+	if j := string(render(t, r, "junit")); !strings.Contains(j, `<error message="connection refused" type="unreachable">`) {
+		t.Errorf("junit:\n%s", j)
 	}
 }

@@ -41,14 +41,14 @@ func withHash(name, hash string) string {
 
 func (r *Report) countsLine() string {
 	c := r.Counts
-	return fmt.Sprintf("%d: %d pass, %d fail, %d warn, %d waived", c.Assertions, c.Pass, c.Fail, c.Warn, c.Waived) + other(c.Other)
-}
-
-func other(n int) string {
-	if n == 0 {
-		return ""
+	s := fmt.Sprintf("%d: %d pass, %d fail, %d warn, %d waived", c.Assertions, c.Pass, c.Fail, c.Warn, c.Waived)
+	if c.Skipped > 0 {
+		s += fmt.Sprintf(", %d skipped", c.Skipped)
 	}
-	return fmt.Sprintf(", %d other", n)
+	if c.Other > 0 {
+		s += fmt.Sprintf(", %d other (unreachable, unfinished)", c.Other)
+	}
+	return s
 }
 
 func (r *Report) verdictLine() string {
