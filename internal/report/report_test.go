@@ -37,7 +37,7 @@ func baselineSpec() fixture.Spec {
 	return s
 }
 
-func load(t *testing.T, dir string) *record.Record {
+func load(t testing.TB, dir string) *record.Record {
 	t.Helper()
 	rec, err := record.Load(dir)
 	if err != nil {
