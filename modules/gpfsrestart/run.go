@@ -2,6 +2,7 @@ package gpfsrestart
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -149,8 +150,12 @@ func (r *run) wait(ctx context.Context, nodes []string, sel ...string) error {
 		}
 		var notActive []string
 		for _, n := range nodes {
-			state := "unknown"
-			if st != nil {
+			state, seen := r.states[n]
+			if !seen {
+				state = "unknown"
+			}
+			if st != nil { // a poll that failed keeps what the last one saw
+				state = "not listed"
 				if s, ok := st.Node(n); ok {
 					state = s.State
 				}
@@ -181,7 +186,7 @@ func (r *run) timedOut(notActive []string, lastErr error) error {
 		s = append(s, n+" is "+r.states[n])
 	}
 	msg := fmt.Sprintf("not active after %s: %s", r.maxWait, strings.Join(s, ", "))
-	if lastErr != nil {
+	if lastErr != nil && !errors.Is(lastErr, context.DeadlineExceeded) { // not the poll max_wait cut short
 		msg += " (last mmgetstate: " + lastErr.Error() + ")"
 	}
 	if len(r.restarted) > 0 {

@@ -98,8 +98,9 @@ func Decide(f Facts) Verdict {
 	return set(CausePeerSide, why)
 }
 
-// portIssue returns the first problem with a verbsPorts entry: missing ones
-// before down ones. An enabled verbsRdma without verbsPorts is missing.
+// portIssue returns the problem with the first unusable verbsPorts entry,
+// in the order configured, and names the others too. An enabled verbsRdma
+// without verbsPorts counts as missing.
 func (f Facts) portIssue() (kind, why string) {
 	ports := strings.Fields(f.VerbsPorts)
 	if len(ports) == 0 {
@@ -108,22 +109,25 @@ func (f Facts) portIssue() (kind, why string) {
 		}
 		return "", ""
 	}
-	var down string
+	var whys []string
 	for _, p := range ports {
 		k, w := f.Ports.PortIssue(p)
-		switch k {
-		case gpfscmd.PortMissing:
-			return k, "verbsPorts entry " + w
-		case gpfscmd.PortDown:
-			if down == "" {
-				down = "verbsPorts entry " + w
-			}
+		if k == "" {
+			continue
 		}
+		if kind == "" {
+			kind = k
+		}
+		whys = append(whys, w)
 	}
-	if down != "" {
-		return gpfscmd.PortDown, down
+	if kind == "" {
+		return "", ""
 	}
-	return "", ""
+	why = "verbsPorts entry " + whys[0]
+	if len(whys) > 1 {
+		why += "; also " + strings.Join(whys[1:], "; ")
+	}
+	return kind, why
 }
 
 // ofedOdd says whether version is not the strict majority among the known

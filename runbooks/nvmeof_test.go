@@ -1,0 +1,175 @@
+package runbooks_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/provadev/prova/engine/apply"
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/inventory"
+	"github.com/provadev/prova/lab"
+	"github.com/provadev/prova/lab/labtest"
+	"github.com/provadev/prova/modules/assert"
+	"github.com/provadev/prova/modules/bench"
+	"github.com/provadev/prova/modules/compare"
+	"github.com/provadev/prova/modules/nvmeconnect"
+	"github.com/provadev/prova/modules/nvmediscover"
+	"github.com/provadev/prova/modules/rdmaports"
+	"github.com/provadev/prova/modules/shell"
+	"github.com/provadev/prova/runbooks/runbooktest"
+)
+
+const nvmeofRunbook = "nvmeof-rdma-vs-tcp.hcl"
+
+// nvmeofRegistry holds the modules the NVMe-oF runbook uses.
+func nvmeofRegistry() *module.Registry {
+	r := module.NewRegistry()
+	for _, m := range []module.Module{shell.New(), assert.New(), rdmaports.New(), nvmediscover.New(),
+		nvmeconnect.NewConnect(), nvmeconnect.NewDisconnect(), bench.New(), bench.NewCPUCapture(), compare.New()} {
+		r.Register(m)
+	}
+	return r
+}
+
+var nvmeofVars = []string{"target_address=10.10.0.100", "nqn=nqn.2024-01.dev.prova:lab-target1",
+	"runtime=2s", "threads=4", "iodepth=8"}
+
+func nvmeofOptions(mode apply.Mode, vars ...string) runbooktest.Options {
+	return runbooktest.Options{Mode: mode, Registry: nvmeofRegistry(), Vars: append(append([]string(nil), nvmeofVars...), vars...)}
+}
+
+func TestNVMeoFRunbookValidates(t *testing.T) {
+	inv, diags := inventory.FromList("client1,client2")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	prog, scope := runbooktest.Load(t, nvmeofRunbook, inv, nvmeofOptions(apply.ModePlan))
+	if d := plan.Validate(prog, scope); d.HasErrors() {
+		t.Fatal(d.Error())
+	}
+}
+
+// nvmeofScenario returns the lab scenario, or skips when the NVMe-oF
+// simulator's scenarios are not there.
+func nvmeofScenario(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "examples", "lab", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("scenario %s not available: %v", name, err)
+	}
+	if testing.Short() {
+		t.Skip("lab test")
+	}
+	return p
+}
+
+func str(v any) string { s, _ := v.(string); return s }
+
+func number(v any) float64 { f, _ := v.(float64); return f }
+
+// connected reports the NVMe-oF controllers node still has, per the lab's
+// nvme-cli.
+func nvmeAudit(t *testing.T, l *lab.Lab, node, word string) []string {
+	t.Helper()
+	es, err := lab.ReadAudit(l.Dir(), node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		if strings.Contains(e.Command, word) {
+			out = append(out, e.Command)
+		}
+	}
+	return out
+}
+
+func TestNVMeoFLabHealthy(t *testing.T) {
+	l := labtest.Start(t, 0, nvmeofScenario(t, "nvmeof-healthy.hcl"))
+	r := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModeApply, "initiator=host01"))
+	if r.Outcome.Failed {
+		t.Fatalf("healthy bench failed:\n%s", r.Describe())
+	}
+	ratio := number(r.Output("rdma_vs_tcp", "host01", "latency_ratio"))
+	if ratio < 0.15 || ratio > 0.45 {
+		t.Errorf("latency ratio = %v, want about 0.28", ratio)
+	}
+	if v := str(r.Output("rdma_vs_tcp", "host01", "verdict")); v != "pass" {
+		t.Errorf("verdict = %q\n%s", v, r.Output("rdma_vs_tcp", "host01", "table"))
+	}
+	if drop := number(r.Output("rdma_vs_tcp", "host01", "soft_drop_pct")); drop < 50 {
+		t.Errorf("soft drop = %v", drop)
+	}
+	if got := str(r.Output("connect_rdma", "host01", "transport")); got != "rdma" {
+		t.Errorf("rdma path transport = %q", got)
+	}
+	t.Logf("\n%s", r.Output("rdma_vs_tcp", "host01", "table"))
+	// Cleanup ran and nothing is left connected.
+	if n := number(r.Output("cleanup", "host01", "controllers")); n != 0 {
+		t.Errorf("cleanup disconnected %v controllers: disconnect_rdma left some", n)
+	}
+	// Plan after the run changes nothing on the hosts.
+	pr := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModePlan, "initiator=host01"))
+	if len(pr.Outcome.Diagnostics) > 0 {
+		t.Fatalf("plan: %s", pr.Outcome.Diagnostics.Error())
+	}
+	if got := nvmeAudit(t, l, "host02", "nvme"); len(got) != 0 {
+		t.Errorf("host02 is not the initiator but ran %v", got)
+	}
+}
+
+func TestNVMeoFLabNoRDMATarget(t *testing.T) {
+	l := labtest.Start(t, 0, nvmeofScenario(t, "nvmeof-no-rdma-target.hcl"))
+	r := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModeApply, "initiator=host01"))
+	if !r.Outcome.Failed {
+		t.Fatalf("a target without RDMA passed:\n%s", r.Describe())
+	}
+	conn := r.Finished("connect_rdma")
+	if len(conn) != 1 || conn[0].Status != "failed" || !strings.Contains(conn[0].Message, "connect nqn.2024-01.dev.prova:lab-target1 over rdma") {
+		t.Errorf("connect_rdma: %+v", conn)
+	}
+	if b := r.Finished("bench_rdma"); len(b) != 1 || b[0].Status != "skipped" {
+		t.Errorf("bench_rdma: %+v", b)
+	}
+	if v := str(r.Output("rdma_vs_tcp", "host01", "latency")); v != "fail" {
+		t.Errorf("latency verdict = %q", v)
+	}
+	// TCP was measured, and the cleanup ran after the failures.
+	if number(r.Output("bench_tcp", "host01", "lat_avg_us")) <= 0 {
+		t.Errorf("bench_tcp did not measure:\n%s", r.Describe())
+	}
+	if c := r.Finished("cleanup"); len(c) != 1 || c[0].Status == "failed" {
+		t.Errorf("cleanup: %+v\n%s", c, r.Describe())
+	}
+}
+
+func TestNVMeoFLabLossless(t *testing.T) {
+	l := labtest.Start(t, 0, nvmeofScenario(t, "nvmeof-lossless.hcl"))
+	r := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModeApply, "initiator=host01"))
+	if v := str(r.Output("rdma_vs_tcp", "host01", "latency")); v != "fail" {
+		t.Errorf("latency verdict = %q (ratio %v)\n%s", v, r.Output("rdma_vs_tcp", "host01", "latency_ratio"), r.Describe())
+	}
+	if !r.Outcome.Failed {
+		t.Error("the run did not fail")
+	}
+	if c := r.Finished("cleanup"); len(c) != 1 {
+		t.Errorf("cleanup did not run: %+v", c)
+	}
+}
+
+func TestNVMeoFLabSlowPort(t *testing.T) {
+	l := labtest.Start(t, 0, nvmeofScenario(t, "nvmeof-slow-port.hcl"))
+	r := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModeApply, "initiator=host03", "line_rate_gbps=100"))
+	if v := str(r.Output("rdma_vs_tcp", "host03", "bandwidth")); v != "warn" {
+		t.Errorf("bandwidth verdict = %q\n%s", v, r.Output("rdma_vs_tcp", "host03", "table"))
+	}
+	if str(r.Output("rdma_vs_tcp", "host03", "verdict")) != "warn" || r.Outcome.Failed {
+		t.Errorf("a slow port only warns: verdict %v, failed %t\n%s", r.Output("rdma_vs_tcp", "host03", "verdict"), r.Outcome.Failed, r.Describe())
+	}
+}
