@@ -114,10 +114,18 @@ func TestNVMeoFLabHealthy(t *testing.T) {
 	if n := number(r.Output("cleanup", "host01", "controllers")); n != 0 {
 		t.Errorf("cleanup disconnected %v controllers: disconnect_rdma left some", n)
 	}
-	// Plan after the run changes nothing on the hosts.
+	// Plan runs no command that changes the host and no benchmark.
+	before := len(nvmeAudit(t, l, "host01", ""))
 	pr := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModePlan, "initiator=host01"))
 	if len(pr.Outcome.Diagnostics) > 0 {
 		t.Fatalf("plan: %s", pr.Outcome.Diagnostics.Error())
+	}
+	for _, c := range nvmeAudit(t, l, "host01", "")[before:] {
+		for _, w := range []string{"nvme connect", "nvme disconnect", "elbencho", "mpstat", "mktemp"} {
+			if strings.Contains(c, w) {
+				t.Errorf("plan ran %q", c)
+			}
+		}
 	}
 	if got := nvmeAudit(t, l, "host02", "nvme"); len(got) != 0 {
 		t.Errorf("host02 is not the initiator but ran %v", got)
@@ -134,6 +142,7 @@ func TestNVMeoFLabNoRDMATarget(t *testing.T) {
 	if len(conn) != 1 || conn[0].Status != "failed" || !strings.Contains(conn[0].Message, "connect nqn.2024-01.dev.prova:lab-target1 over rdma") {
 		t.Errorf("connect_rdma: %+v", conn)
 	}
+	t.Logf("connect_rdma: %s", conn[0].Message)
 	if b := r.Finished("bench_rdma"); len(b) != 1 || b[0].Status != "skipped" {
 		t.Errorf("bench_rdma: %+v", b)
 	}
