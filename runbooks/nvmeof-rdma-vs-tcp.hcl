@@ -159,31 +159,31 @@ step "nvme_connect" "connect_tcp" {
 }
 
 step "bench" "bench_tcp" {
-  hosts       = local.initiator
-  serial      = 1
-  when        = !step.connect_tcp.failed && try(step.connect_tcp.transport == "tcp" && step.connect_tcp.device != "", false)
-  tool        = var.tool
-  path        = step.connect_tcp.device
-  mode        = "randread"
-  block_size  = var.block_size
-  threads     = var.threads
-  iodepth     = var.iodepth
-  runtime     = var.runtime
-  on_failure  = "continue"
+  hosts      = local.initiator
+  serial     = 1
+  when       = !step.connect_tcp.failed && try(step.connect_tcp.transport == "tcp" && step.connect_tcp.device != "", false)
+  tool       = var.tool
+  path       = step.connect_tcp.device
+  mode       = "randread"
+  block_size = var.block_size
+  threads    = var.threads
+  iodepth    = var.iodepth
+  runtime    = var.runtime
+  on_failure = "continue"
 }
 
 step "bench" "seq_tcp" {
-  hosts       = local.initiator
-  serial      = 1
-  when        = !step.connect_tcp.failed && try(step.connect_tcp.transport == "tcp" && step.connect_tcp.device != "", false)
-  tool        = var.tool
-  path        = step.connect_tcp.device
-  mode        = "read"
-  block_size  = var.seq_block_size
-  threads     = var.threads
-  iodepth     = var.iodepth
-  runtime     = var.runtime
-  on_failure  = "continue"
+  hosts      = local.initiator
+  serial     = 1
+  when       = !step.connect_tcp.failed && try(step.connect_tcp.transport == "tcp" && step.connect_tcp.device != "", false)
+  tool       = var.tool
+  path       = step.connect_tcp.device
+  mode       = "read"
+  block_size = var.seq_block_size
+  threads    = var.threads
+  iodepth    = var.iodepth
+  runtime    = var.runtime
+  on_failure = "continue"
 }
 
 step "nvme_disconnect" "disconnect_tcp" {
@@ -213,31 +213,31 @@ step "assert" "rdma_path" {
 }
 
 step "bench" "bench_rdma" {
-  hosts       = local.initiator
-  serial      = 1
-  when        = !step.connect_rdma.failed && try(step.connect_rdma.transport == "rdma" && step.connect_rdma.device != "", false)
-  tool        = var.tool
-  path        = step.connect_rdma.device
-  mode        = "randread"
-  block_size  = var.block_size
-  threads     = var.threads
-  iodepth     = var.iodepth
-  runtime     = var.runtime
-  on_failure  = "continue"
+  hosts      = local.initiator
+  serial     = 1
+  when       = !step.connect_rdma.failed && try(step.connect_rdma.transport == "rdma" && step.connect_rdma.device != "", false)
+  tool       = var.tool
+  path       = step.connect_rdma.device
+  mode       = "randread"
+  block_size = var.block_size
+  threads    = var.threads
+  iodepth    = var.iodepth
+  runtime    = var.runtime
+  on_failure = "continue"
 }
 
 step "bench" "seq_rdma" {
-  hosts       = local.initiator
-  serial      = 1
-  when        = !step.connect_rdma.failed && try(step.connect_rdma.transport == "rdma" && step.connect_rdma.device != "", false)
-  tool        = var.tool
-  path        = step.connect_rdma.device
-  mode        = "read"
-  block_size  = var.seq_block_size
-  threads     = var.threads
-  iodepth     = var.iodepth
-  runtime     = var.runtime
-  on_failure  = "continue"
+  hosts      = local.initiator
+  serial     = 1
+  when       = !step.connect_rdma.failed && try(step.connect_rdma.transport == "rdma" && step.connect_rdma.device != "", false)
+  tool       = var.tool
+  path       = step.connect_rdma.device
+  mode       = "read"
+  block_size = var.seq_block_size
+  threads    = var.threads
+  iodepth    = var.iodepth
+  runtime    = var.runtime
+  on_failure = "continue"
 }
 
 step "nvme_disconnect" "disconnect_rdma" {
