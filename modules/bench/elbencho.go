@@ -62,19 +62,25 @@ func applyElbencho(ctx context.Context, req module.ApplyRequest, a args) (module
 // phase of the mode (READ or WRITE).
 func elbenchoResult(ctx context.Context, h module.Host, resfile, console string, a args, ev map[string]string) (result, error) {
 	var phases []elbencho.Phase
+	var resErr error
 	cat, err := module.Capture(ctx, h, module.Command("cat", "--", resfile))
 	if err != nil {
 		return result{}, err
 	}
 	if cat.RC == 0 {
 		ev["resfile"] = cat.Stdout
-		if f, perr := elbencho.ParseResfile([]byte(cat.Stdout)); perr == nil {
+		f, perr := elbencho.ParseResfile([]byte(cat.Stdout))
+		if perr == nil {
 			phases = f.Result().Phases
 		}
+		resErr = perr
 	}
 	if len(phases) == 0 {
 		c, perr := elbencho.ParseConsole([]byte(console))
-		if perr != nil {
+		switch {
+		case (perr != nil || len(c.Phases) == 0) && resErr != nil:
+			return result{}, parseFailed(h, resErr)
+		case perr != nil:
 			return result{}, parseFailed(h, perr)
 		}
 		phases = c.Phases
