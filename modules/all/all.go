@@ -9,9 +9,18 @@ import (
 	"github.com/provadev/prova/modules/cephmessenger"
 	"github.com/provadev/prova/modules/copy"
 	"github.com/provadev/prova/modules/gdscheck"
+	"github.com/provadev/prova/modules/gpfsconfig"
+	"github.com/provadev/prova/modules/gpfslog"
+	"github.com/provadev/prova/modules/gpfsrestart"
 	"github.com/provadev/prova/modules/gputopology"
+	"github.com/provadev/prova/modules/mmchconfig"
+	"github.com/provadev/prova/modules/ofed"
 	"github.com/provadev/prova/modules/rdmalat"
+	"github.com/provadev/prova/modules/rdmaports"
 	"github.com/provadev/prova/modules/shell"
+	"github.com/provadev/prova/modules/verbsconn"
+	"github.com/provadev/prova/modules/verbsdiag"
+	"github.com/provadev/prova/modules/verbsstatus"
 	"github.com/provadev/prova/modules/wait"
 )
 
@@ -27,6 +36,15 @@ func Registry() *module.Registry {
 		gdscheck.New(),
 		gputopology.New(),
 		cephmessenger.New(),
+		rdmaports.New(),
+		ofed.New(),
+		mmchconfig.New(),
+		gpfsconfig.New(),
+		gpfsrestart.New(),
+		verbsstatus.New(),
+		verbsconn.New(),
+		gpfslog.New(),
+		verbsdiag.New(),
 	} {
 		r.Register(m)
 	}
