@@ -58,8 +58,8 @@ func TestUnchangedRunPasses(t *testing.T) {
 		t.Fatal("no comparisons")
 	}
 	// Every kind of measurement is compared.
-	for _, m := range []string{"bench.lat_rdma.lat_avg_us", "compare.rdma_vs_tcp/latency", "compare.rdma_vs_tcp/cpu",
-		"compare.rdma_vs_tcp.soft_pct_rdma", "compare.rdma_vs_tcp.bw_share_rdma", "verbs_conn.check.rdma_peers", "assert.peers/peers"} {
+	for _, m := range []string{"bench.bench_rdma.lat_avg_us", "compare.rdma_vs_tcp/latency: RDMA/TCP ratio", "compare.rdma_vs_tcp/cpu: %soft drop RDMA vs TCP",
+		"compare.rdma_vs_tcp.soft_rdma_pct", "compare.rdma_vs_tcp.soft_drop_pct", "compare.rdma_vs_tcp.bw_share_rdma", "verbs_conn.conn.rdma_peers", "assert.rdma_peers/peers"} {
 		r := row(t, c.Cluster, m, "")
 		if r.Change != 0 || r.Verdict != baseline.Pass {
 			t.Errorf("%s: %+v", m, r)
@@ -81,14 +81,14 @@ func TestRegressionFailsImprovementPasses(t *testing.T) {
 		s.Hosts[3].ShareRDMA = 0.9 // gpfs04: -4.3%, within tolerance
 	})
 	c := baseline.Compare(cur, base, baseline.Default())
-	r := row(t, c.Hosts, "bench.lat_rdma.lat_avg_us", "gpfs02")
+	r := row(t, c.Hosts, "bench.bench_rdma.lat_avg_us", "gpfs02")
 	if r.Verdict != baseline.Fail || r.Kind != "latency" || r.Better != baseline.Lower || r.ChangePct == nil || *r.ChangePct != 25 {
 		t.Errorf("latency regression: %+v", r)
 	}
 	if got := r.FormatChange(); got != "+0.5 (+25%)" {
 		t.Errorf("FormatChange = %q", got)
 	}
-	if r := row(t, c.Hosts, "bench.lat_rdma.lat_avg_us", "gpfs03"); r.Verdict != baseline.Pass || r.Change >= 0 {
+	if r := row(t, c.Hosts, "bench.bench_rdma.lat_avg_us", "gpfs03"); r.Verdict != baseline.Pass || r.Change >= 0 {
 		t.Errorf("latency improvement: %+v", r)
 	}
 	if r := row(t, c.Hosts, "compare.rdma_vs_tcp.bw_share_rdma", "gpfs01"); r.Verdict != baseline.Fail || r.Better != baseline.Higher {
@@ -98,7 +98,7 @@ func TestRegressionFailsImprovementPasses(t *testing.T) {
 		t.Errorf("bandwidth within tolerance: %+v", r)
 	}
 	// Cluster medians: one worse node and one better one leave 2.05.
-	if r := row(t, c.Cluster, "bench.lat_rdma.lat_avg_us", ""); r.Verdict != baseline.Pass || r.Baseline != 2.05 || r.Current != 2.05 {
+	if r := row(t, c.Cluster, "bench.bench_rdma.lat_avg_us", ""); r.Verdict != baseline.Pass || r.Baseline != 2.05 || r.Current != 2.05 {
 		t.Errorf("cluster latency: %+v", r)
 	}
 	if c.Failed < 2 {
@@ -109,7 +109,7 @@ func TestRegressionFailsImprovementPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := row(t, baseline.Compare(cur, base, loose).Hosts, "bench.lat_rdma.lat_avg_us", "gpfs02"); r.Verdict != baseline.Pass || r.TolerancePct != 30 {
+	if r := row(t, baseline.Compare(cur, base, loose).Hosts, "bench.bench_rdma.lat_avg_us", "gpfs02"); r.Verdict != baseline.Pass || r.TolerancePct != 30 {
 		t.Errorf("with latency=30%%: %+v", r)
 	}
 	if loose.Name != "prova-default/1+overrides" {
@@ -129,11 +129,11 @@ func TestNewAndMissingNodes(t *testing.T) {
 	if !cmp.Equal(c.New, []string{"gpfs05"}) || !cmp.Equal(c.Missing, []string{"gpfs01"}) {
 		t.Errorf("new %v, missing %v", c.New, c.Missing)
 	}
-	r := row(t, c.Hosts, "bench.lat_rdma.lat_avg_us", "gpfs05")
+	r := row(t, c.Hosts, "bench.bench_rdma.lat_avg_us", "gpfs05")
 	if !r.New || r.Baseline != 2.05 || r.Verdict != baseline.Fail || r.HostLabel() != "gpfs05 (new)" {
 		t.Errorf("new node judged against the cluster: %+v", r)
 	}
-	if r := row(t, c.Hosts, "compare.rdma_vs_tcp.soft_pct_rdma", "gpfs05"); !r.New || r.Verdict != baseline.Pass {
+	if r := row(t, c.Hosts, "compare.rdma_vs_tcp.soft_rdma_pct", "gpfs05"); !r.New || r.Verdict != baseline.Pass {
 		t.Errorf("new node cpu: %+v", r)
 	}
 	for _, r := range c.Hosts {
@@ -145,7 +145,7 @@ func TestNewAndMissingNodes(t *testing.T) {
 	if err := c.WriteMarkdown(&b, false); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"new hosts: gpfs05", "missing hosts: gpfs01", "| gpfs05 (new) | bench.lat_rdma.lat_avg_us | 2.05 | 2.6 |", "**FAIL**"} {
+	for _, want := range []string{"new hosts: gpfs05", "missing hosts: gpfs01", "| gpfs05 (new) | bench.bench_rdma.lat_avg_us | 2.05 | 2.6 |", "**FAIL**"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b.String())
 		}
@@ -159,10 +159,10 @@ func TestJudgeEdges(t *testing.T) {
 	// Peer counts may not drop at all; a metric with baseline 0 has no %.
 	cur, base := pair(t, func(s *fixture.Spec) { s.Hosts[0].Peers = s.Hosts[0].Peers[:2] })
 	c := baseline.Compare(cur, base, baseline.Default())
-	if r := row(t, c.Hosts, "verbs_conn.check.rdma_peers", "gpfs01"); r.Verdict != baseline.Fail || r.Kind != "peers" {
+	if r := row(t, c.Hosts, "verbs_conn.conn.rdma_peers", "gpfs01"); r.Verdict != baseline.Fail || r.Kind != "peers" {
 		t.Errorf("peer drop: %+v", r)
 	}
-	if r := row(t, c.Hosts, "assert.peers/peers", "gpfs01"); r.Verdict != baseline.Fail {
+	if r := row(t, c.Hosts, "assert.rdma_peers/peers", "gpfs01"); r.Verdict != baseline.Fail {
 		t.Errorf("peer check drop: %+v", r)
 	}
 
@@ -173,25 +173,26 @@ func TestJudgeEdges(t *testing.T) {
 		}
 	})
 	c = baseline.Compare(cur, base, baseline.Default())
-	if r := row(t, c.Cluster, "bench.lat_tcp.lat_avg_us", ""); r.Verdict != baseline.Fail || r.Host != "" || r.HostLabel() != "(cluster)" {
+	if r := row(t, c.Cluster, "bench.bench_tcp.lat_avg_us", ""); r.Verdict != baseline.Fail || r.Host != "" || r.HostLabel() != "(cluster)" {
 		t.Errorf("cluster regression: %+v", r)
 	}
 	var b strings.Builder
 	if err := c.WriteText(&b, false); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "(cluster)") || !strings.Contains(b.String(), "bench.lat_tcp.lat_avg_us") || strings.Contains(b.String(), "lat_rdma") {
+	if !strings.Contains(b.String(), "(cluster)") || !strings.Contains(b.String(), "bench.bench_tcp.lat_avg_us") || strings.Contains(b.String(), "bench_rdma") {
 		t.Errorf("WriteText shows failed rows only:\n%s", b.String())
 	}
 }
 
 func TestParseNumber(t *testing.T) {
-	for in, want := range map[string]float64{"3.1": 3.1, " 3.1 us": 3.1, "42%": 42, "-2": -2, "1e3": 1000, "12.5GiB/s": 12.5, ".5": 0.5} {
+	for in, want := range map[string]float64{"3.1": 3.1, " 3.1 us": 3.1, "42%": 42, "-2": -2, "1e3": 1000, "12.5GiB/s": 12.5, ".5": 0.5,
+		"0.31 (1.9 µs / 6.2 µs)": 0.31, "85 % (%soft 1.10 vs 8.30), busy cores 0.6 vs 3.9": 85} {
 		if got, ok := baseline.ParseNumber(in); !ok || got != want {
 			t.Errorf("ParseNumber(%q) = %v, %v", in, got, ok)
 		}
 	}
-	for _, in := range []string{"", "true", "2 of 4 peers", "n/a", "3.1.2", "0.33 (RDMA 1.9 us)"} {
+	for _, in := range []string{"", "true", "2 of 4 peers", "n/a", "3.1.2", "RDMA 12000 MiB/s (11.2 Gb/s)", "(0.3)"} {
 		if v, ok := baseline.ParseNumber(in); ok {
 			t.Errorf("ParseNumber(%q) = %v", in, v)
 		}
@@ -201,7 +202,8 @@ func TestParseNumber(t *testing.T) {
 func TestTolerances(t *testing.T) {
 	d := baseline.Default()
 	for name, kind := range map[string]string{"lat_avg_us": "latency", "latency": "latency", "soft_pct_tcp": "cpu",
-		"busy_cores_rdma": "cpu", "bw_share_rdma": "bandwidth", "read_iops": "iops", "rdma_peers": "peers", "missing": "errors"} {
+		"busy_cores_rdma": "cpu", "bw_share_rdma": "bandwidth", "read_iops": "iops", "rdma_peers": "peers", "missing": "errors",
+		"soft_drop_pct": "cpu_saving", "cpu: %soft drop RDMA vs TCP": "cpu_saving", "latency: RDMA/TCP ratio": "latency"} {
 		if r, ok := d.Classify(name); !ok || r.Kind != kind {
 			t.Errorf("Classify(%s) = %v, %v; want %s", name, r.Kind, ok, kind)
 		}

@@ -39,10 +39,11 @@ type Tolerances struct {
 const DefaultProfile = "prova-default/1"
 
 // Default returns the default profile: latency may grow by 20%, CPU by 25%;
-// bandwidth and IOPS may drop by 10%; error counts may not grow and RDMA
-// peer counts may not drop at all.
+// the %soft saved by RDMA, bandwidth and IOPS may drop by 25%, 10% and 10%;
+// error counts may not grow and RDMA peer counts may not drop at all.
 func Default() Tolerances {
 	return Tolerances{Name: DefaultProfile, Rules: []Rule{
+		{Kind: "cpu_saving", Match: []string{"soft_drop", "soft drop"}, Better: Higher, Tolerance: 0.25},
 		{Kind: "errors", Match: []string{"missing", "error", "retrans", "drop", "down"}, Better: Lower},
 		{Kind: "latency", Match: []string{"lat", "_us", "_ms", "usec"}, Better: Lower, Tolerance: 0.20},
 		{Kind: "cpu", Match: []string{"cpu", "soft", "busy"}, Better: Lower, Tolerance: 0.25},

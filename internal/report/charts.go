@@ -31,11 +31,11 @@ type PeerPoint struct {
 }
 
 // latencyAttrs are the benchmark attributes read from steps whose ID names
-// the transport (bench.lat_rdma, bench.lat_tcp).
+// the transport (bench.bench_rdma, bench.bench_tcp).
 var latencyAttrs = []string{"lat_avg_us", "latency_us", "lat_us", "t_avg_us"}
 
 // measure finds a transport's figure on a host: first an attribute naming
-// the transport and matching match (a compare step's latency_rdma_us),
+// the transport and matching match (a compare step's lat_rdma_us),
 // then one of fallback in a step whose ID names the transport.
 func measure(rec *record.Record, h, tr string, match func(string) bool, fallback []string) *float64 {
 	var found *float64

@@ -6,7 +6,7 @@
 //
 // Build reads the record's generic data only (checks, result attributes,
 // raw output paths), applies waivers and, when given, a baseline
-// comparison. Attribute names such as latency_rdma_us or rdma_peers are
+// comparison. Attribute names such as lat_rdma_us or rdma_peers are
 // hints: a record without them renders without the matching table rows or
 // charts. docs/report.md lists every name read and every stable id.
 //

@@ -134,16 +134,33 @@ func TestReportContent(t *testing.T) {
 	if got := r.Lines[6]; got.Host != "gpfs03" || got.Line != "latency" || got.Verdict != "fail" || got.RDMA != "2.1 µs" || got.TCP != "6.6 µs" {
 		t.Errorf("gpfs03 latency line: %+v", got)
 	}
+	// The raw outputs behind each line are the benchmarks' evidence.
+	wantRaw := map[string]string{
+		"latency":   "raw/bench.bench_rdma/gpfs03.ib_write_lat_-d_mlx5_0_-s_4096_-n_1000_peer.txt raw/bench.bench_tcp/gpfs03.ib_write_lat_-d_mlx5_0_-s_4096_-n_1000_peer.txt",
+		"cpu":       "raw/bench.bench_rdma/gpfs03.mpstat_-P_ALL_1_10.txt raw/bench.bench_tcp/gpfs03.mpstat_-P_ALL_1_10.txt",
+		"bandwidth": "raw/bench.seq_rdma/gpfs03.elbencho_--write_--block_1m_--size_10g_dev_nvme1n1.txt raw/bench.seq_tcp/gpfs03.elbencho_--write_--block_1m_--size_10g_dev_nvme1n1.txt",
+	}
+	for _, l := range r.Lines[6:9] {
+		if got := strings.Join(l.Raw, " "); got != wantRaw[l.Line] {
+			t.Errorf("%s raw outputs:\n got %s\nwant %s", l.Line, got, wantRaw[l.Line])
+		}
+	}
+	if l := r.Lines[8]; l.RDMA != "11206 MiB/s, 94% of line rate" || l.TCP != "10848 MiB/s, 91% of line rate" {
+		t.Errorf("bandwidth cells %q | %q", l.RDMA, l.TCP)
+	}
+	if l := r.Lines[7]; l.RDMA != "%soft 1.3%, 0.6 busy cores" || l.TCP != "%soft 8.3%, 3.9 busy cores" {
+		t.Errorf("cpu cells %q | %q", l.RDMA, l.TCP)
+	}
 	if len(r.Peers) != 4 || r.Peers[3].Connected != 2 || r.Peers[3].Expected != 3 {
 		t.Errorf("peers %+v", r.Peers)
 	}
 	var ofed []string
 	for _, v := range r.Versions {
-		if v.Tool == "ofed_version" {
+		if v.Tool == "ofed version" {
 			ofed = append(ofed, v.Value+"="+strings.Join(v.Hosts, ","))
 		}
 	}
-	if strings.Join(ofed, " ") != "MLNX_OFED_LINUX-23.10-0.5.5.0=gpfs04 MLNX_OFED_LINUX-24.10-1.1.4.0=gpfs01,gpfs02,gpfs03" {
+	if strings.Join(ofed, " ") != "23.10-0.5.5.0=gpfs04 24.10-1.1.4.0=gpfs01,gpfs02,gpfs03" {
 		t.Errorf("OFED versions %v", ofed)
 	}
 }

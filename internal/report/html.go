@@ -67,7 +67,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		for _, l := range r.Lines {
 			var raws []string
 			for _, p := range l.Raw {
-				raws = append(raws, fmt.Sprintf("<a href=\"%s\">%s</a>", esc(p), esc(rawLabel(p))))
+				raws = append(raws, fmt.Sprintf("<a href=\"%s\">%s</a>", esc(p), esc(rawLabel(p, l.Host))))
 			}
 			fmt.Fprintf(&b, "<tr class=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"v\">%s</td><td>%s</td></tr>\n",
 				esc(l.Verdict), esc(l.Host), esc(l.Line), esc(orDash(l.RDMA)), esc(orDash(l.TCP)), esc(l.Measured), esc(orDash(l.Threshold)),

@@ -110,12 +110,13 @@ func TestJUnitContent(t *testing.T) {
 	if run.Tests != 17 || len(run.Cases) != 17 {
 		t.Errorf("run suite: %d tests, %d cases", run.Tests, len(run.Cases))
 	}
-	props := map[string]string{}
+	props := map[string]string{} // name -> values, one per line
 	for _, p := range run.Properties {
-		props[p.Name] = p.Value
+		props[p.Name] = strings.TrimPrefix(props[p.Name]+"\n"+p.Value, "\n")
 	}
 	for k, v := range map[string]string{"runbook_hash": "sha256:1f2e3d4c", "inventory_hash": "sha256:9a8b7c6d", "prova_version": "v0.3.0",
-		"profile": "prova-default/1", "version.elbencho_version": "3.0.19 on gpfs01, gpfs02, gpfs03, gpfs04"} {
+		"profile": "prova-default/1", "version.elbencho_version": "3.0.19 on gpfs01, gpfs02, gpfs03, gpfs04",
+		"version.ofed version": "23.10-0.5.5.0 on gpfs04\n24.10-1.1.4.0 on gpfs01, gpfs02, gpfs03"} {
 		if props[k] != v {
 			t.Errorf("property %s = %q, want %q", k, props[k], v)
 		}
@@ -131,14 +132,15 @@ func TestJUnitContent(t *testing.T) {
 			errored = append(errored, c.Classname+": "+c.Name+": "+c.Error.Type)
 		}
 	}
-	want := []string{"compare.rdma_vs_tcp: latency on gpfs03: RDMA 2.1 us vs TCP 6.6 us | measured 0.32, threshold <= 0.3\nwaiver gpfs03-latency expired on 2026-11-01"}
+	want := []string{"compare.rdma_vs_tcp: latency: RDMA/TCP ratio on gpfs03: RDMA latency is 0.32 of TCP's, more than allowed | " +
+		"measured 0.32 (2.1 µs / 6.6 µs), threshold <= 0.3\nwaiver gpfs03-latency expired on 2026-11-01"}
 	if strings.Join(failed, "\n") != strings.Join(want, "\n") {
 		t.Errorf("failures:\n%s", strings.Join(failed, "\n"))
 	}
-	if len(skipped) != 1 || skipped[0] != "assert.peers: peers on gpfs04: waived by gpfs04-peers: OFED upgrade scheduled CHG-1234 (expires 2026-12-31)" {
+	if len(skipped) != 1 || skipped[0] != "assert.rdma_peers: peers on gpfs04: waived by gpfs04-peers: OFED upgrade scheduled CHG-1234 (expires 2026-12-31)" {
 		t.Errorf("skipped: %q", skipped)
 	}
-	if len(errored) != 1 || errored[0] != "shell.versions: shell.versions on gpfs05: unreachable" {
+	if len(errored) != 1 || errored[0] != "ofed.ofed: ofed.ofed on gpfs05: unreachable" {
 		t.Errorf("errors: %q", errored)
 	}
 	if doc.Tests != run.Tests+doc.Suites[1].Tests || doc.Failures < 1+4 || doc.Skipped != 1 || doc.Errors != 1 {

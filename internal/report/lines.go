@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,33 +33,36 @@ type Line struct {
 	Raw       []string `json:"raw,omitempty"`
 }
 
-// lineOf says which line a check belongs to. Checks of a compare step
-// count when their name mentions the line; checks of other steps only when
-// named after it ("latency", "cpu 1", "bandwidth_share").
+// lineOf says which line a check belongs to. A check named after a line
+// ("latency", "cpu: %soft drop", "bandwidth_share") belongs to it whatever
+// its step; checks of a compare step also count when their name mentions
+// the line anywhere.
 func lineOf(module, check string) string {
 	n := strings.ToLower(strings.TrimSpace(check))
-	if module != "compare" {
-		for _, l := range []string{LineLatency, LineCPU, LineBandwidth} {
-			if n == l || strings.HasPrefix(n, l+" ") || strings.HasPrefix(n, l+"_") {
-				return l
-			}
+	for _, l := range []string{LineLatency, LineCPU, LineBandwidth} {
+		if rest, ok := strings.CutPrefix(n, l); ok && (rest == "" || !isLetter(rest[0])) {
+			return l
 		}
+	}
+	if module != "compare" {
 		return ""
 	}
 	switch {
+	case strings.Contains(n, "bandwidth"), strings.Contains(n, "bw"):
+		return LineBandwidth
 	case strings.Contains(n, "lat"):
 		return LineLatency
 	case strings.Contains(n, "cpu"), strings.Contains(n, "soft"), strings.Contains(n, "busy"):
 		return LineCPU
-	case strings.Contains(n, "bandwidth"), strings.Contains(n, "bw"):
-		return LineBandwidth
 	}
 	return ""
 }
 
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 // rawHints pick a line's raw outputs by name.
 var rawHints = map[string][]string{
-	LineLatency:   {"lat"},
+	LineLatency:   {"_lat", "lat_", "latency"},
 	LineCPU:       {"mpstat", "cpu", "soft"},
 	LineBandwidth: {"elbencho", "bw", "bandwidth", "fio", "gdsio"},
 }
@@ -83,7 +87,7 @@ func (r *Report) threeLines() []Line {
 				}
 				rdma, tcp := sideBySide(hr.Result, l)
 				out = append(out, Line{Line: l, Host: h, Step: s.Step, Check: c.Name, RDMA: rdma, TCP: tcp,
-					Measured: c.Measured, Threshold: c.Threshold, Verdict: v, Message: c.Message, Raw: rawFor(hr.Raw, l)})
+					Measured: c.Measured, Threshold: c.Threshold, Verdict: v, Message: c.Message, Raw: r.rawFor(s.Step, h, l)})
 			}
 		}
 	}
@@ -108,13 +112,14 @@ func sideBySide(res map[string]any, line string) (rdma, tcp string) {
 		add(func(k string) bool { return strings.Contains(k, "soft") }, func(_ string, v float64) string { return "%soft " + fmtNum(v) + "%" })
 		add(func(k string) bool { return strings.Contains(k, "busy") }, func(_ string, v float64) string { return fmtNum(v) + " busy cores" })
 	case LineBandwidth:
-		add(func(k string) bool { return strings.Contains(k, "bw") || strings.Contains(k, "bandwidth") },
-			func(k string, v float64) string {
-				if strings.Contains(k, "share") && v <= 1.5 {
-					return fmtNum(v*100) + "% of line rate"
-				}
-				return fmtNum(v) + unitOf(k)
-			})
+		isBW := func(k string) bool { return strings.Contains(k, "bw") || strings.Contains(k, "bandwidth") }
+		add(func(k string) bool { return isBW(k) && !strings.Contains(k, "share") }, func(k string, v float64) string { return fmtNum(v) + unitOf(k) })
+		add(func(k string) bool { return isBW(k) && strings.Contains(k, "share") }, func(_ string, v float64) string {
+			if v <= 1.5 {
+				return fmtNum(v*100) + "% of line rate"
+			}
+			return fmtNum(v) + "% of line rate"
+		})
 	}
 	return strings.Join(parts[0], ", "), strings.Join(parts[1], ", ")
 }
@@ -136,31 +141,59 @@ func findAttr(res map[string]any, tr string, match func(string) bool) (string, f
 
 func unitOf(attr string) string {
 	a := strings.ToLower(attr)
-	for suffix, unit := range map[string]string{"_us": " µs", "_ms": " ms", "_gbps": " Gb/s", "_gibs": " GiB/s", "_mibs": " MiB/s", "_pct": "%"} {
-		if strings.HasSuffix(a, suffix) || strings.Contains(a, suffix+"_") {
-			return unit
+	for _, u := range [][2]string{{"_mib_s", " MiB/s"}, {"_gib_s", " GiB/s"}, {"_mibs", " MiB/s"}, {"_gibs", " GiB/s"},
+		{"_gbps", " Gb/s"}, {"_us", " µs"}, {"_ms", " ms"}, {"_pct", "%"}} {
+		if strings.HasSuffix(a, u[0]) || strings.Contains(a, u[0]+"_") {
+			return u[1]
 		}
 	}
 	return ""
 }
 
-func rawFor(raw map[string]string, line string) []string {
-	var out []string
-	for _, k := range keys(raw) {
-		lk := strings.ToLower(k)
-		for _, h := range rawHints[line] {
-			if strings.Contains(lk, h) {
-				out = append(out, raw[k])
-				break
+// rawFor picks a line's raw outputs on a host: those of the check's own
+// step whose output name carries a hint of the line; else those of any
+// step on the host (the benchmarks a compare step read, whose evidence is
+// named after the command: "ib_write_lat ...", "mpstat ...", "elbencho
+// ..."); else the own step's stdout.
+func (r *Report) rawFor(step, host, line string) []string {
+	match := func(raw map[string]string) []string {
+		var out []string
+		for _, k := range keys(raw) {
+			if k == "stdout" || k == "stderr" {
+				continue
+			}
+			lk := strings.ToLower(k)
+			for _, h := range rawHints[line] {
+				if strings.Contains(lk, h) || strings.HasPrefix(lk, strings.Trim(h, "_")) {
+					out = append(out, raw[k])
+					break
+				}
 			}
 		}
+		return out
 	}
-	if len(out) == 0 && raw["stdout"] != "" {
-		out = append(out, raw["stdout"])
+	var own map[string]string
+	var out []string
+	for _, s := range r.Run.Steps {
+		if s.Step == step {
+			own = s.Hosts[host].Raw
+		}
+	}
+	if out = match(own); len(out) == 0 {
+		hostResults(r.Run, host, func(s record.Step, hr record.HostResult) { out = append(out, match(hr.Raw)...) })
+	}
+	if len(out) == 0 && own["stdout"] != "" {
+		out = append(out, own["stdout"])
 	}
 	sort.Strings(out)
+	if len(out) > maxRaw {
+		out = out[:maxRaw]
+	}
 	return out
 }
+
+// maxRaw bounds the raw outputs listed per line and host.
+const maxRaw = 6
 
 func number(v any) (float64, bool) {
 	switch x := v.(type) {
@@ -174,7 +207,14 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+// fmtNum prints a figure: whole numbers from 1000 up, else 4 significant
+// digits.
+func fmtNum(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return strconv.FormatFloat(math.Round(v), 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
 
 // hostResults calls f for every finished result of host h, in run order.
 func hostResults(rec *record.Record, h string, f func(s record.Step, hr record.HostResult)) {

@@ -52,7 +52,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		for _, l := range r.Lines {
 			var raws []string
 			for _, p := range l.Raw {
-				raws = append(raws, fmt.Sprintf("[%s](%s)", md(rawLabel(p)), p))
+				raws = append(raws, fmt.Sprintf("[%s](%s)", md(rawLabel(p, l.Host)), p))
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", md(l.Host), l.Line, md(orDash(l.RDMA)), md(orDash(l.TCP)),
 				md(l.Measured), md(orDash(l.Threshold)), verdictMD(l.Verdict), strings.Join(raws, "<br>"))
@@ -108,12 +108,18 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// rawLabel shortens a raw path to its file name.
-func rawLabel(p string) string {
-	if i := strings.LastIndex(p, "/"); i >= 0 {
-		return p[i+1:]
+// rawLabel names a raw output by step and output, without the host:
+// raw/bench.bench_rdma/gpfs01.mpstat.txt is "bench.bench_rdma/mpstat.txt".
+func rawLabel(p, host string) string {
+	parts := strings.Split(p, "/")
+	if len(parts) < 3 {
+		return p
 	}
-	return p
+	file := parts[len(parts)-1]
+	if rest, ok := strings.CutPrefix(file, host+"."); ok {
+		file = rest
+	}
+	return parts[len(parts)-2] + "/" + file
 }
 
 func orAll(hosts []string) string {

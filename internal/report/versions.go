@@ -44,6 +44,8 @@ func versionsOf(rec *record.Record, hosts []string) []Version {
 			for k, v := range hr.Result {
 				lk := strings.ToLower(k)
 				switch {
+				case lk == "version":
+					add(toolOf(s), v, h) // the ofed module's "version"
 				case strings.HasSuffix(lk, "version"):
 					add(k, v, h)
 				case lk == "versions":
@@ -67,4 +69,12 @@ func versionsOf(rec *record.Record, hosts []string) []Version {
 		return out[i].Value < out[j].Value
 	})
 	return out
+}
+
+// toolOf names a bare "version" attribute after its step's module.
+func toolOf(s record.Step) string {
+	if s.Module != "" {
+		return s.Module + " version"
+	}
+	return s.Step + " version"
 }

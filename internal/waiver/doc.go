@@ -4,7 +4,7 @@
 // A waiver file is HCL with one block per waiver:
 //
 //	waiver "gpfs05-ofed" {
-//	  assertion     = "assert.peers"  # step ID, check name or "step/check"; globs
+//	  assertion     = "assert.peers"  # step ID, check name or "step/check"; globs ("*" crosses "/")
 //	  hosts         = ["gpfs05"]      # host names or globs; all hosts when left out
 //	  justification = "OFED upgrade scheduled CHG-1234"
 //	  expires       = "2026-12-31"    # date (valid through that day, UTC) or RFC 3339

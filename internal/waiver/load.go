@@ -3,7 +3,7 @@ package waiver
 import (
 	"fmt"
 	"os"
-	"path"
+	"regexp"
 	"strings"
 	"time"
 
@@ -75,14 +75,18 @@ func decodeWaiver(b *hcl.Block) (*Waiver, hcl.Diagnostics) {
 		s, d := stringAttr(a)
 		diags = append(diags, d...)
 		w.Assertion = s
-		diags = append(diags, checkGlob(a, s)...)
+		re, d := checkGlob(a, s)
+		diags = append(diags, d...)
+		w.assertionRE = re
 	}
 	if a := content.Attributes["hosts"]; a != nil {
 		hosts, d := hostsAttr(a)
 		diags = append(diags, d...)
 		w.Hosts = hosts
 		for _, h := range hosts {
-			diags = append(diags, checkGlob(a, h)...)
+			re, d := checkGlob(a, h)
+			diags = append(diags, d...)
+			w.hostREs = append(w.hostREs, re)
 		}
 	}
 	if a := content.Attributes["justification"]; a != nil {
@@ -156,12 +160,13 @@ func hostsAttr(a *hcl.Attribute) ([]string, hcl.Diagnostics) {
 	return hosts, nil
 }
 
-func checkGlob(a *hcl.Attribute, pattern string) hcl.Diagnostics {
-	if _, err := path.Match(pattern, ""); err != nil {
-		return hcl.Diagnostics{attrError(a, "Invalid glob", fmt.Sprintf("%q in %s: %v.", pattern, a.Name, err))}
+func checkGlob(a *hcl.Attribute, pattern string) (*regexp.Regexp, hcl.Diagnostics) {
+	re, err := compileGlob(pattern)
+	if err != nil {
+		return nil, hcl.Diagnostics{attrError(a, "Invalid glob", fmt.Sprintf("%q in %s: %v.", pattern, a.Name, err))}
 	}
 	if pattern == "" && a.Name == "assertion" {
-		return hcl.Diagnostics{attrError(a, "Empty assertion", "Name a step ID, a check name or a glob.")}
+		return nil, hcl.Diagnostics{attrError(a, "Empty assertion", "Name a step ID, a check name or a glob.")}
 	}
-	return nil
+	return re, nil
 }

@@ -1,7 +1,7 @@
 package waiver
 
 import (
-	"path"
+	"regexp"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,7 +11,7 @@ import (
 type Waiver struct {
 	Name string
 	// Assertion is a glob matched against the step ID, the check name and
-	// "step/check".
+	// "step/check"; "*" matches any characters, "/" included.
 	Assertion string
 	// Hosts are host names or globs; empty means every host.
 	Hosts         []string
@@ -23,6 +23,10 @@ type Waiver struct {
 	ExpiresText string
 	// DeclRange is the waiver block's header in the file.
 	DeclRange hcl.Range
+
+	// compiled globs, set by Load; Matches compiles them when nil.
+	assertionRE *regexp.Regexp
+	hostREs     []*regexp.Regexp
 }
 
 // Live reports whether the waiver still holds at now.
@@ -35,7 +39,7 @@ func (w *Waiver) Matches(step, check, host string) bool {
 		return false
 	}
 	for _, s := range []string{step, check, step + "/" + check} {
-		if ok, _ := path.Match(w.Assertion, s); ok {
+		if globMatch(w.Assertion, w.assertionRE, s) {
 			return true
 		}
 	}
@@ -46,8 +50,12 @@ func (w *Waiver) matchesHost(host string) bool {
 	if len(w.Hosts) == 0 {
 		return true
 	}
-	for _, p := range w.Hosts {
-		if ok, _ := path.Match(p, host); ok {
+	for i, p := range w.Hosts {
+		var re *regexp.Regexp
+		if i < len(w.hostREs) {
+			re = w.hostREs[i]
+		}
+		if globMatch(p, re, host) {
 			return true
 		}
 	}

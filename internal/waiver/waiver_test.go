@@ -160,7 +160,7 @@ func TestApplyNilSet(t *testing.T) {
 }
 
 func TestMatches(t *testing.T) {
-	w := &Waiver{Assertion: "compare.*/lat*", Hosts: []string{"gpfs0[1-3]", "nsd*"}}
+	w := &Waiver{Assertion: "compare.*/lat*", Hosts: []string{"gpfs0[1-3]", "nsd*", "x[!a-c]"}}
 	for _, c := range []struct {
 		step, check, host string
 		want              bool
@@ -170,6 +170,10 @@ func TestMatches(t *testing.T) {
 		{"compare.rdma", "latency", "gpfs04", false},
 		{"compare.rdma", "cpu", "gpfs01", false},
 		{"assert.lat", "latency", "gpfs01", false},
+		{"compare.rdma_vs_tcp", "latency: RDMA/TCP ratio", "gpfs01", true}, // "*" crosses "/"
+		{"compare.rdma_vs_tcp", "latency", "xd", true},
+		{"compare.rdma_vs_tcp", "latency", "xb", false},
+		{"compare.rdma_vs_tcp", "latency", "gpfs011", false}, // anchored
 	} {
 		if got := w.Matches(c.step, c.check, c.host); got != c.want {
 			t.Errorf("Matches(%s, %s, %s) = %v", c.step, c.check, c.host, got)
@@ -183,4 +187,31 @@ func names(ws []*Waiver) []string {
 		out = append(out, w.Name)
 	}
 	return out
+}
+
+func TestCompileGlob(t *testing.T) {
+	for glob, cases := range map[string]map[string]bool{
+		"a.b*":        {"a.b": true, "a.bc/d": true, "axb": false},
+		"n?[0-9]":     {"n17": true, "n1x": false, "n123": false},
+		`lit\*`:       {"lit*": true, "litx": false},
+		"(x)+":        {"(x)+": true, "xx": false},
+		"[!ab]z":      {"cz": true, "az": false},
+		"peers [a-c]": {"peers b": true},
+	} {
+		re, err := compileGlob(glob)
+		if err != nil {
+			t.Errorf("compileGlob(%q): %v", glob, err)
+			continue
+		}
+		for s, want := range cases {
+			if got := re.MatchString(s); got != want {
+				t.Errorf("%q matches %q = %v", glob, s, got)
+			}
+		}
+	}
+	for _, bad := range []string{"[", "a[", "[]", "[!]", `x\`} {
+		if _, err := compileGlob(bad); err == nil {
+			t.Errorf("compileGlob(%q) accepted", bad)
+		}
+	}
 }
