@@ -98,8 +98,8 @@ func classify(command, mode string, tools, writes, simNames []string) string {
 		for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "=") {
 			f = f[1:] // VAR=value prefixes
 		}
-		if len(f) == 0 {
-			continue
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue // empty, or a comment line such as prova's "# prova-run:<id>" tag
 		}
 		w := filepath.Base(f[0])
 		if !slices.Contains(simNames, w) && !slices.Contains(readOnly, w) {
