@@ -12,11 +12,11 @@ trap '"$prova" lab down --dir "$dir/lab" --clean >/dev/null 2>&1; rm -rf "$dir"'
 say() { printf '\n\033[1m%s\033[0m\n' "$*"; }
 run() { printf '$ %s\n' "$*"; "$@"; }
 
-say "1. A simulated 4-node GPFS cluster with RDMA NICs; gpfs03's second port is down (examples/lab/fallback.hcl)."
-run "$prova" lab up --nodes 4 --scenario "$here/examples/lab/fallback.hcl" --dir "$dir/lab" || exit 1
+say "1. A simulated 4-node GPFS cluster with RDMA NICs; RDMA connection setup to gpfs04 is blocked by a firewall (examples/lab/gpfs-firewall.hcl)."
+run "$prova" lab up --nodes 4 --scenario "$here/examples/lab/gpfs-firewall.hcl" --dir "$dir/lab" || exit 1
 inv="$dir/lab/inventory.hcl"
 rb="$here/runbooks/gpfs-verbs-rdma.hcl"
-vars=(--var 'verbs_ports=["mlx5_0/1","mlx5_1/1"]' --var pagepool=4G --var restart_mode=rolling)
+vars=(--var 'verbs_ports=["mlx5_0/1"]' --var pagepool=4G --var restart_mode=rolling --var restart_poll=1s --var settle_retries=2 --var settle_delay=2s)
 
 say "2. Static checks: no host touched."
 run "$prova" validate "$rb" || exit 1
