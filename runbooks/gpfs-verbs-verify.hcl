@@ -45,11 +45,11 @@ step "rdma_ports" "ports" {
 }
 
 step "assert" "ports_active" {
-  hosts               = local.nodes
-  condition           = step.ports.has_hca && length(step.ports.missing_ports) == 0
-  error_message       = "${host.name}: verbsPorts ${join(", ", step.ports.missing_ports)} missing or not Active/LinkUp: ${step.ports.message}"
-  on_failure          = "continue"
-  tags                = ["preflight"]
+  hosts         = local.nodes
+  condition     = step.ports.has_hca && length(step.ports.missing_ports) == 0
+  error_message = "${host.name}: verbsPorts ${join(", ", step.ports.missing_ports)} missing or not Active/LinkUp: ${step.ports.message}"
+  on_failure    = "continue"
+  tags          = ["preflight"]
 }
 
 step "ofed" "ofed" {
@@ -58,20 +58,20 @@ step "ofed" "ofed" {
 }
 
 step "assert" "ofed_installed" {
-  hosts               = local.nodes
-  condition           = step.ofed.installed
-  error_message       = "${host.name}: MLNX_OFED is not installed (${step.ofed.message})"
-  on_failure          = "continue"
-  tags                = ["preflight"]
+  hosts         = local.nodes
+  condition     = step.ofed.installed
+  error_message = "${host.name}: MLNX_OFED is not installed (${step.ofed.message})"
+  on_failure    = "continue"
+  tags          = ["preflight"]
 }
 
 step "assert" "ofed_same" {
-  hosts               = local.nodes
-  run_once            = true
-  condition           = length(distinct([for h, r in per_host.ofed : r.version])) == 1
-  error_message       = "OFED differs between nodes: ${join(", ", [for h, r in per_host.ofed : "${h} (${r.installed ? r.version : "none"})"])}"
-  on_failure          = "continue"
-  tags                = ["preflight"]
+  hosts         = local.nodes
+  run_once      = true
+  condition     = length(distinct([for h, r in per_host.ofed : r.version])) == 1
+  error_message = "OFED differs between nodes: ${join(", ", [for h, r in per_host.ofed : "${h} (${r.installed ? r.version : "none"})"])}"
+  on_failure    = "continue"
+  tags          = ["preflight"]
 }
 
 # --- in effect and in use ---

@@ -163,6 +163,16 @@ func (s *Scope) Host(host string, results *Results, self cty.Value) *hcl.EvalCon
 	return ctx
 }
 
+// StaticBase is Base for validation without an inventory: group and
+// inventory are unknown, so locals that index them evaluate to unknown
+// instead of failing.
+func (s *Scope) StaticBase() *hcl.EvalContext {
+	ctx := s.Base()
+	ctx.Variables["group"] = cty.UnknownVal(cty.Map(cty.List(cty.String)))
+	ctx.Variables["inventory"] = cty.UnknownVal(cty.Object(map[string]cty.Type{"hosts": cty.List(cty.String), "host": cty.DynamicPseudoType}))
+	return ctx
+}
+
 // Static returns a context for validation without an inventory: host and
 // group are unknown, step results unknown.
 func (s *Scope) Static() *hcl.EvalContext {

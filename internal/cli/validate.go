@@ -36,7 +36,7 @@ EXIT STATUS
 				}
 				scope := eval.NewScope(vars.Values, nil, nil, rb.BaseDir, prog.ResultTypes())
 				if !d.HasErrors() {
-					locals, d := eval.EvalLocals(rb, scope.Base())
+					locals, d := eval.EvalLocals(rb, scope.StaticBase())
 					diags = append(diags, d...)
 					scope.Locals = locals
 					diags = append(diags, plan.Validate(prog, scope)...)

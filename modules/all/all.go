@@ -6,7 +6,9 @@ package all
 import (
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/modules/assert"
+	"github.com/provadev/prova/modules/bench"
 	"github.com/provadev/prova/modules/cephmessenger"
+	"github.com/provadev/prova/modules/compare"
 	"github.com/provadev/prova/modules/copy"
 	"github.com/provadev/prova/modules/gdscheck"
 	"github.com/provadev/prova/modules/gpfsconfig"
@@ -14,6 +16,8 @@ import (
 	"github.com/provadev/prova/modules/gpfsrestart"
 	"github.com/provadev/prova/modules/gputopology"
 	"github.com/provadev/prova/modules/mmchconfig"
+	"github.com/provadev/prova/modules/nvmeconnect"
+	"github.com/provadev/prova/modules/nvmediscover"
 	"github.com/provadev/prova/modules/ofed"
 	"github.com/provadev/prova/modules/rdmalat"
 	"github.com/provadev/prova/modules/rdmaports"
@@ -45,6 +49,12 @@ func Registry() *module.Registry {
 		verbsconn.New(),
 		gpfslog.New(),
 		verbsdiag.New(),
+		nvmediscover.New(),
+		nvmeconnect.NewConnect(),
+		nvmeconnect.NewDisconnect(),
+		bench.New(),
+		bench.NewCPUCapture(),
+		compare.New(),
 	} {
 		r.Register(m)
 	}
