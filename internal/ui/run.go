@@ -126,13 +126,17 @@ func (c *Console) hostFinished(e event.HostFinished) {
 	for _, m := range msg[min(1, len(msg)):] {
 		out = append(out, c.blankCol()+"  "+clean(m))
 	}
+	// A check that did not pass is worth a line where it decided the
+	// host's status; on a host that is ok it is information (a diagnosis
+	// step records findings that a later assertion acts on): -v shows it.
+	judged := e.Status == event.Failed || e.Status == event.Warned
 	for _, ch := range e.Checks {
-		if ch.Verdict == "pass" && !c.verbose {
+		if !c.verbose && (ch.Verdict == "pass" || !judged) {
 			continue
 		}
 		out = append(out, c.blankCol()+"    "+c.check(ch))
 	}
-	if t != nil && (e.Status == event.Failed || e.Status == event.Unreachable) {
+	if t != nil && (e.Status == event.Unreachable || e.Status == event.Failed && commandFailed(e.Result)) {
 		tl := t.stderr
 		if len(tl) == 0 {
 			tl = t.stdout
@@ -193,4 +197,13 @@ func (c *Console) abort(e event.Aborted) {
 		}
 		c.emit("Half-done steps (started on some hosts, not finished on all): " + strings.Join(names, ", "))
 	}
+}
+
+// commandFailed reports whether the step's main command exited non-zero
+// (or its status is unknown): only then is its output tail worth showing.
+// A step that failed with status 0 failed on a condition (until,
+// failed_when, a module's verdict), which its message explains.
+func commandFailed(result map[string]any) bool {
+	rc, ok := result["rc"].(float64)
+	return !ok || rc != 0
 }
