@@ -113,7 +113,13 @@ func (c *Console) hostFinished(e event.HostFinished) {
 	default:
 		word = c.text(string(e.Status))
 	}
-	msg := lines(c.red.String(e.Message))
+	message := e.Message
+	if len(e.Diagnostics) > 0 && e.Status == event.Failed {
+		// The diagnostic below carries the message with its source line and
+		// the values involved; say so instead of printing it twice.
+		message = e.Diagnostics[0].Summary + " (below)"
+	}
+	msg := lines(c.red.String(message))
 	line := c.hostCol(e.Host) + "  " + word
 	if len(msg) > 0 {
 		line += ": " + clean(msg[0])
@@ -131,7 +137,7 @@ func (c *Console) hostFinished(e event.HostFinished) {
 	// step records findings that a later assertion acts on): -v shows it.
 	judged := e.Status == event.Failed || e.Status == event.Warned
 	for _, ch := range e.Checks {
-		if !c.verbose && (ch.Verdict == "pass" || !judged) {
+		if !c.verbose && (ch.Verdict == "pass" || !judged || len(e.Diagnostics) > 0 && ch.Message == e.Message) {
 			continue
 		}
 		out = append(out, c.blankCol()+"    "+c.check(ch))
