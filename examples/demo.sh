@@ -4,7 +4,7 @@
 # silently. prova plans (read-only), applies the shipped runbook, and the
 # verification catches the node and names the cause. Then the lab stops.
 set -uo pipefail
-prova=${1:-bin/prova}
+prova=$(cd "$(dirname "${1:-bin/prova}")" && pwd)/$(basename "${1:-bin/prova}")
 here=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/prova-demo.XXXXXX")
 trap '"$prova" lab down --dir "$dir/lab" --clean >/dev/null 2>&1; rm -rf "$dir"' EXIT
@@ -29,8 +29,8 @@ cd "$dir" || exit 1
 run "$prova" apply "$rb" -i "$inv" "${vars[@]}" --color=always
 rc=$?
 
-say "5. The run record keeps the evidence:"
-ls -d "$dir"/.prova/runs/* 2>/dev/null
+say "5. The run record keeps the evidence; a report for the deployment document:"
+run "$prova" report latest --format md --out - | sed -n '1,40p'
 if [ "$rc" -eq 1 ]; then
   say "As expected: GPFS fell back to TCP on the faulty node without any error, and prova caught it and named the cause."
   exit 0
