@@ -1,0 +1,118 @@
+package benchfanout
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Usage is what one run of a tool cost.
+type Usage struct {
+	Wall time.Duration
+	// User and Sys are the CPU times of the child and of every descendant
+	// that was reaped before it exited.
+	User, Sys time.Duration
+	// MaxRSS is the peak resident set of the largest single process of
+	// the tree, in bytes (ru_maxrss).
+	MaxRSS int64
+	// TreePSS is the largest sum of proportional set sizes over the whole
+	// process tree seen by the sampler, in bytes; 0 when not sampled.
+	TreePSS int64
+}
+
+// CPU is user plus system time.
+func (u Usage) CPU() time.Duration { return u.User + u.Sys }
+
+// SampleEvery is how often Measure samples the process tree's memory.
+const SampleEvery = 100 * time.Millisecond
+
+// Measure starts cmd, waits for it and returns its usage. Its stdout and
+// stderr, unless already set, are kept and the last lines quoted when the
+// command fails. When sample is true the process tree's PSS is sampled
+// every SampleEvery while it runs.
+func Measure(ctx context.Context, cmd *exec.Cmd, sample bool) (Usage, error) {
+	var out tail
+	if cmd.Stdout == nil {
+		cmd.Stdout = &out
+	}
+	if cmd.Stderr == nil {
+		cmd.Stderr = &out
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Usage{}, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	stop := make(chan struct{})
+	peak := make(chan int64, 1)
+	if sample {
+		go func() { peak <- samplePeak(cmd.Process.Pid, stop) }()
+	} else {
+		peak <- 0
+	}
+	werr := cmd.Wait()
+	wall := time.Since(start)
+	close(stop)
+	u := Usage{Wall: wall, TreePSS: <-peak}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		u.User = time.Duration(ru.Utime.Nano())
+		u.Sys = time.Duration(ru.Stime.Nano())
+		u.MaxRSS = ru.Maxrss * 1024 // KiB on Linux
+	}
+	if werr != nil {
+		if err := ctx.Err(); err != nil {
+			return u, fmt.Errorf("%s: %w", cmd.Path, err)
+		}
+		return u, fmt.Errorf("%s failed: %w%s", cmd.Path, werr, out.quote())
+	}
+	return u, nil
+}
+
+// samplePeak returns the largest tree PSS seen until stop is closed.
+func samplePeak(pid int, stop <-chan struct{}) int64 {
+	t := time.NewTicker(SampleEvery)
+	defer t.Stop()
+	var peak int64
+	for {
+		if p := TreePSS(pid); p > peak {
+			peak = p
+		}
+		select {
+		case <-stop:
+			return peak
+		case <-t.C:
+		}
+	}
+}
+
+// tail keeps the last 4 KiB written to it.
+type tail struct{ b []byte }
+
+const tailMax = 4096
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > tailMax {
+		t.b = append(t.b[:0], t.b[len(t.b)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) quote() string {
+	s := strings.TrimSpace(string(bytes.ToValidUTF8(t.b, nil)))
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > 15 {
+		lines = lines[len(lines)-15:]
+	}
+	return "; last output:\n  " + strings.Join(lines, "\n  ")
+}
+
+// errNoTool marks a tool that is not installed.
+var errNoTool = errors.New("not installed")

@@ -1,0 +1,143 @@
+package benchfanout
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Row is one tool at one N: the mean of its runs (peaks are maxima).
+type Row struct {
+	Hosts int
+	Tool  string
+	Runs  int
+	Usage Usage
+	// Skipped says why the tool did not run ("" when it ran).
+	Skipped string
+}
+
+// Mean averages wall and CPU times over us and keeps the largest peaks.
+func Mean(us []Usage) Usage {
+	var m Usage
+	if len(us) == 0 {
+		return m
+	}
+	for _, u := range us {
+		m.Wall += u.Wall
+		m.User += u.User
+		m.Sys += u.Sys
+		m.MaxRSS = max(m.MaxRSS, u.MaxRSS)
+		m.TreePSS = max(m.TreePSS, u.TreePSS)
+	}
+	n := time.Duration(len(us))
+	m.Wall, m.User, m.Sys = m.Wall/n, m.User/n, m.Sys/n
+	return m
+}
+
+// Ratio returns the wall time of tool at hosts divided by that of base at
+// the same N, and false when either did not run.
+func Ratio(rows []Row, hosts int, tool, base string) (float64, bool) {
+	t, ok1 := find(rows, hosts, tool)
+	b, ok2 := find(rows, hosts, base)
+	if !ok1 || !ok2 || b.Usage.Wall <= 0 {
+		return 0, false
+	}
+	return t.Usage.Wall.Seconds() / b.Usage.Wall.Seconds(), true
+}
+
+func find(rows []Row, hosts int, tool string) (Row, bool) {
+	for _, r := range rows {
+		if r.Hosts == hosts && r.Tool == tool && r.Skipped == "" && r.Runs > 0 {
+			return r, true
+		}
+	}
+	return Row{}, false
+}
+
+const mib = 1 << 20
+
+// Markdown renders rows as a Markdown table, in the order given.
+func Markdown(rows []Row) string {
+	var b strings.Builder
+	b.WriteString("| N | tool | runs | wall s | CPU s | CPU ms per host-step | peak RSS MiB (largest process) | PSS MiB (all processes) | wall / floor |\n")
+	b.WriteString("|--:|---|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, r := range rows {
+		if r.Skipped != "" {
+			fmt.Fprintf(&b, "| %d | %s | 0 | skipped: %s | | | | | |\n", r.Hosts, r.Tool, r.Skipped)
+			continue
+		}
+		c := cells(rows, r)
+		fmt.Fprintf(&b, "| %d | %s | %d | %s | %s | %s | %s | %s | %s |\n", r.Hosts, r.Tool, r.Runs,
+			c.wall, c.cpu, c.perStep, c.rss, c.pss, c.ratio)
+	}
+	return b.String()
+}
+
+// Text renders rows as an aligned plain-text table.
+func Text(rows []Row) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%5s  %-16s %4s %8s %8s %10s %9s %9s %8s\n", "N", "tool", "runs", "wall s", "CPU s", "CPU ms/hs", "peak MiB", "PSS MiB", "÷ floor")
+	for _, r := range rows {
+		if r.Skipped != "" {
+			fmt.Fprintf(&b, "%5d  %-16s skipped: %s\n", r.Hosts, r.Tool, r.Skipped)
+			continue
+		}
+		c := cells(rows, r)
+		fmt.Fprintf(&b, "%5d  %-16s %4d %8s %8s %10s %9s %9s %8s\n", r.Hosts, r.Tool, r.Runs,
+			c.wall, c.cpu, c.perStep, c.rss, c.pss, c.ratio)
+	}
+	return b.String()
+}
+
+type rowCells struct{ wall, cpu, perStep, rss, pss, ratio string }
+
+func cells(rows []Row, r Row) rowCells {
+	c := rowCells{
+		wall:    fmt.Sprintf("%.2f", r.Usage.Wall.Seconds()),
+		cpu:     fmt.Sprintf("%.2f", r.Usage.CPU().Seconds()),
+		perStep: "-",
+		rss:     fmt.Sprintf("%.1f", float64(r.Usage.MaxRSS)/mib),
+		pss:     "-",
+		ratio:   "-",
+	}
+	if r.Hosts > 0 {
+		ms := r.Usage.CPU().Seconds() * 1000 / float64(r.Hosts*Steps)
+		c.perStep = fmt.Sprintf("%.2f", ms)
+	}
+	if r.Usage.TreePSS > 0 {
+		c.pss = fmt.Sprintf("%.1f", float64(r.Usage.TreePSS)/mib)
+	}
+	if x, ok := Ratio(rows, r.Hosts, r.Tool, Floor); ok {
+		c.ratio = fmt.Sprintf("%.2fx", x)
+	}
+	return c
+}
+
+// Headlines states the targets' figures: prova against the floor at every
+// N, the tuned Ansible runs against prova, and prova's peak memory at the
+// largest N.
+func Headlines(rows []Row) []string {
+	var out []string
+	var ns []int
+	for _, r := range rows {
+		if len(ns) == 0 || ns[len(ns)-1] != r.Hosts {
+			ns = append(ns, r.Hosts)
+		}
+	}
+	for _, n := range ns {
+		var parts []string
+		if x, ok := Ratio(rows, n, Prova, Floor); ok {
+			parts = append(parts, fmt.Sprintf("prova %.2fx the floor's wall time", x))
+		}
+		for _, t := range []string{OpenSSH, AnsibleRaw, AnsibleCommand} {
+			if x, ok := Ratio(rows, n, t, Prova); ok {
+				parts = append(parts, fmt.Sprintf("%s %.1fx prova's", t, x))
+			}
+		}
+		if p, ok := find(rows, n, Prova); ok {
+			parts = append(parts, fmt.Sprintf("prova peak RSS %.1f MiB", float64(p.Usage.MaxRSS)/mib))
+		}
+		out = append(out, fmt.Sprintf("N=%d: %s", n, strings.Join(parts, "; ")))
+	}
+	return out
+}

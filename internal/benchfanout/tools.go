@@ -1,0 +1,106 @@
+package benchfanout
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+)
+
+// Bins are the executables the tools run. AnsiblePlaybook is "" when
+// ansible-playbook is not installed.
+type Bins struct {
+	Prova, Floor, Reap string
+	AnsiblePlaybook    string
+}
+
+// Tool is one way of running the workload.
+type Tool struct {
+	Name string
+	// About describes the tool for the table's notes.
+	About string
+	// Missing is why the tool cannot run here ("" when it can).
+	Missing string
+	// Tree is set for tools that run many processes: their tree PSS is
+	// sampled.
+	Tree bool
+	cmd  func(ctx context.Context, w *Workload) *exec.Cmd
+}
+
+// Tool names.
+const (
+	Floor          = "floor"
+	Prova          = "prova"
+	OpenSSH        = "openssh"
+	AnsibleRaw     = "ansible-raw"
+	AnsibleCommand = "ansible-command"
+)
+
+// Tools returns every tool in the order they are run at each N: the floor
+// first, so that warming the sshd instances never favours prova.
+func Tools(b Bins) []Tool {
+	noAnsible := ""
+	if b.AnsiblePlaybook == "" {
+		noAnsible = "ansible-playbook is not installed (apt-get install ansible)"
+	}
+	return []Tool{
+		{Name: Floor, About: "sshdtest.Floor in its own process: one x/crypto/ssh connection per host, the commands back to back",
+			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
+				args := []string{"-key", w.Lab.KeyFile, "-known-hosts", w.Lab.KnownHosts, "-user", w.Lab.User,
+					"-cmd", RemoteCommand, "-n", strconv.Itoa(Steps)}
+				return exec.CommandContext(ctx, b.Floor, append(args, w.Addrs()...)...)
+			}},
+		{Name: Prova, About: "prova apply --forks N, console output to a pipe, run record written",
+			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
+				return exec.CommandContext(ctx, b.Prova, "apply", w.Runbook, "-i", w.Inventory,
+					"--forks", strconv.Itoa(len(w.Hosts)), "--ssh-config", "none",
+					"--record-dir", filepath.Join(w.Dir, "records"))
+			}},
+		{Name: OpenSSH, Tree: true,
+			About: "OpenSSH client, ControlMaster=auto and ControlPersist per host, xargs -P N over hosts, commands back to back",
+			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
+				return exec.CommandContext(ctx, b.Reap, "-linger", "10s", "--", "sh", w.SSHAll)
+			}},
+		{Name: AnsibleRaw, Tree: true, Missing: noAnsible,
+			About: "ansible-playbook, raw module, forks = N, pipelining, gather_facts false, ControlPersist",
+			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
+				return exec.CommandContext(ctx, b.Reap, "-linger", "0s", "--", b.AnsiblePlaybook, w.RawBook)
+			}},
+		{Name: AnsibleCommand, Tree: true, Missing: noAnsible,
+			About: "the same with the command module (Python on the host, as most playbooks run)",
+			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
+				return exec.CommandContext(ctx, b.Reap, "-linger", "0s", "--", b.AnsiblePlaybook, w.CmdBook)
+			}},
+	}
+}
+
+// Run runs tool on the workload once and measures it.
+func (w *Workload) Run(ctx context.Context, t Tool) (Usage, error) {
+	if t.Missing != "" {
+		return Usage{}, fmt.Errorf("%s: %w: %s", t.Name, errNoTool, t.Missing)
+	}
+	cmd := t.cmd(ctx, w)
+	cmd.Dir = w.Dir
+	cmd.Env = w.env()
+	u, err := Measure(ctx, cmd, t.Tree)
+	if err != nil {
+		return u, fmt.Errorf("%s on %d hosts: %w", t.Name, len(w.Hosts), err)
+	}
+	return u, nil
+}
+
+// env is the environment of every tool: PATH, an empty HOME, a UTF-8
+// locale (Ansible requires one), no ssh-agent.
+func (w *Workload) env() []string {
+	return []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + w.Home,
+		"USER=" + w.Lab.User,
+		"LC_ALL=C.UTF-8",
+		"NO_COLOR=1",
+		"ANSIBLE_CONFIG=" + w.Ansible,
+		"ANSIBLE_NOCOLOR=1",
+	}
+}
