@@ -174,7 +174,7 @@ func decodeFile(rb *Runbook, f *hcl.File) hcl.Diagnostics {
 }
 
 func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
-	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}}})
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}, {Name: "baseline"}}})
 	lit := func(name string) (string, bool) {
 		a, ok := content.Attributes[name]
 		if !ok {
@@ -198,6 +198,9 @@ func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
 	}
 	if d, ok := lit("description"); ok {
 		rb.Description = d
+	}
+	if b, ok := lit("baseline"); ok {
+		rb.Baseline = b
 	}
 	if st, ok := lit("strategy"); ok {
 		if st != "linear" && st != "free" {

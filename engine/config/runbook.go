@@ -20,6 +20,9 @@ type Runbook struct {
 	Hash string
 
 	Description string
+	// Baseline names an earlier run (ID, directory or report.json) that
+	// apply compares every measured value with; --baseline overrides it.
+	Baseline string
 	// Strategy is "linear", "free" or "" (the caller's default).
 	Strategy  string
 	Variables []*Variable

@@ -50,9 +50,21 @@ EXIT STATUS
 			if isPlan && rb.Hash != saved.RunbookHash {
 				return fmt.Errorf("the runbook %s changed since the plan was saved; run plan again", path)
 			}
+			if f.baseline == "" {
+				f.baseline = rb.Baseline
+			}
+			base, err := a.loadBaseline(&f)
+			if err != nil {
+				return err
+			}
 			inv, err := a.loadInventory(f.inventory, f.limit)
 			if err != nil {
 				return err
+			}
+			if base != nil && f.onlyNew {
+				if inv, err = onlyNew(inv, base); err != nil {
+					return err
+				}
 			}
 			if isPlan && inv.Hash != saved.InventoryHash {
 				return fmt.Errorf("the inventory %s changed since the plan was saved; run plan again", f.inventory)
@@ -61,7 +73,7 @@ EXIT STATUS
 			if err != nil {
 				return err
 			}
-			x := &execution{mode: apply.ModeApply, l: l, f: &f}
+			x := &execution{mode: apply.ModeApply, l: l, f: &f, baseline: base}
 			if isPlan {
 				x.expect = saved.Planned
 			}
@@ -69,5 +81,7 @@ EXIT STATUS
 		},
 	}
 	f.add(cmd)
+	cmd.Flags().StringVar(&f.baseline, "baseline", "", "compare every measured value with this earlier run (run ID, run directory, or a report.json kept in the repository); a regression beyond the threshold profile's tolerance fails")
+	cmd.Flags().BoolVar(&f.onlyNew, "only-new", false, "with --baseline: run only on the hosts the baseline has not seen (re-acceptance right after an expansion)")
 	return cmd
 }

@@ -23,6 +23,9 @@ type execution struct {
 	expect  []event.PlannedHost
 	outcome *apply.Outcome
 	record  string // run record directory (apply)
+	// baseline, when set, is the earlier run every measured value is
+	// compared with after the run.
+	baseline *record.Record
 }
 
 // observer builds the console or JSON observer on stdout.
@@ -52,6 +55,7 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 			RunID: runID, Mode: string(x.mode), Runbook: x.l.rb.Path, RunbookHash: x.l.rb.Hash,
 			Inventory: x.f.inventory, InventoryHash: x.l.inv.Hash, ProvaVersion: version(),
 			Started: time.Now(), Vars: a.recordVars(x.l), Hosts: invAdapter{x.l.inv}.Names(),
+			Baseline: x.f.baseline,
 		}, x.l.redact)
 		if err != nil {
 			return fmt.Errorf("create run record: %w", err)
@@ -109,6 +113,15 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		}
 		if !x.f.json {
 			fmt.Fprintf(a.stdout, "Run record: %s\n", rec.Dir())
+		}
+		if x.baseline != nil && !out.Interrupted {
+			failed, err := a.compareBaseline(rec.Dir(), x.baseline, x.f.json)
+			if err != nil {
+				fmt.Fprintf(a.stderr, "Error: compare with the baseline: %v\n", err)
+				out.Failed = true
+			} else if failed {
+				out.Failed = true
+			}
 		}
 	}
 	if err := closeObs(); err != nil {

@@ -31,6 +31,8 @@ type runFlags struct {
 	tags      []string
 	skipTags  []string
 	strategy  string
+	baseline  string
+	onlyNew   bool
 
 	sshConfig     string
 	sshAcceptNew  bool

@@ -1,0 +1,66 @@
+# Shared GPFS verbsRdma verification: the effective configuration, VERBS
+# RDMA started, and every node's RDMA peers, with the likely cause named for
+# every node that talks TCP to some peer. Needs lib/gpfs-preflight.hcl
+# (ports, OFED and the gpfs_nodes local). Read-only.
+
+variable "settle_retries" {
+  type        = number
+  default     = 6
+  description = "how often verbs conn is read again while peers are still connecting"
+}
+
+variable "settle_delay" {
+  type    = string
+  default = "10s"
+}
+
+# --- in effect and in use ---
+
+step "gpfs_config" "effective" {
+  hosts = local.gpfs_nodes
+  tags  = ["verify"]
+}
+
+step "assert" "in_effect" {
+  hosts         = local.gpfs_nodes
+  condition     = step.effective.daemon_running && length(step.effective.pending) == 0
+  error_message = "${host.name}: configuration not in effect: ${step.effective.message}"
+  on_failure    = "continue"
+  tags          = ["verify"]
+}
+
+step "verbs_status" "verbs" {
+  hosts = local.gpfs_nodes
+  tags  = ["verify"]
+}
+
+step "verbs_conn" "conn" {
+  hosts      = local.gpfs_nodes
+  until      = length(self.missing) == 0
+  retries    = var.settle_retries
+  delay      = var.settle_delay
+  on_failure = "continue"
+  tags       = ["verify"]
+}
+
+step "verbs_diagnose" "diag" {
+  hosts         = local.gpfs_nodes
+  ofed_versions = { for h, r in per_host.ofed : h => r.version }
+  missing       = step.conn.missing
+  tags          = ["verify"]
+}
+
+step "assert" "verbs_started" {
+  hosts         = local.gpfs_nodes
+  condition     = step.verbs.started
+  error_message = "${host.name}: VERBS RDMA is not started (${step.verbs.status}): ${step.diag.explanation}"
+  on_failure    = "continue"
+  tags          = ["verify"]
+}
+
+step "assert" "rdma_peers" {
+  hosts         = local.gpfs_nodes
+  condition     = step.diag.healthy
+  error_message = "${step.diag.explanation} [cause ${step.diag.cause}]"
+  tags          = ["verify"]
+}
