@@ -34,12 +34,16 @@ func BenchmarkFanout(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The floor comes first: the warm-up below runs it.
 	tools := selectTools(benchfanout.Tools(bins), os.Getenv("BENCHFANOUT_TOOLS"))
+	if len(tools) == 0 || tools[0].Name != benchfanout.Floor {
+		b.Fatal("BENCHFANOUT_TOOLS must include floor: every ratio is to it")
+	}
 	var rows []benchfanout.Row
 	for _, n := range sizes {
 		w := workload(b, lab, n)
 		// One unmeasured floor run warms sshd and the page cache.
-		if _, err := w.Run(ctx, benchfanout.Tools(bins)[0]); err != nil {
+		if _, err := w.Run(ctx, tools[0]); err != nil {
 			b.Fatal(err)
 		}
 		for _, tool := range tools {

@@ -129,6 +129,9 @@ func Headlines(rows []Row) []string {
 		if x, ok := Ratio(rows, n, Prova, Floor); ok {
 			parts = append(parts, fmt.Sprintf("prova %.2fx the floor's wall time", x))
 		}
+		if x, ok := Ratio(rows, n, Prova, FloorLockstep); ok {
+			parts = append(parts, fmt.Sprintf("%.2fx the lockstep floor's", x))
+		}
 		for _, t := range []string{OpenSSH, AnsibleRaw, AnsibleCommand} {
 			if x, ok := Ratio(rows, n, t, Prova); ok {
 				parts = append(parts, fmt.Sprintf("%s %.1fx prova's", t, x))

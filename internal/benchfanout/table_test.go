@@ -30,6 +30,7 @@ func TestMeanAveragesTimesAndKeepsPeaks(t *testing.T) {
 func TestTablesShowRatiosToTheFloorAndSkippedTools(t *testing.T) {
 	rows := []Row{
 		{Hosts: 10, Tool: Floor, Runs: 2, Usage: usage(time.Second, 200*time.Millisecond, 10*mib)},
+		{Hosts: 10, Tool: FloorLockstep, Runs: 2, Usage: usage(1250*time.Millisecond, 200*time.Millisecond, 10*mib)},
 		{Hosts: 10, Tool: Prova, Runs: 2, Usage: usage(1100*time.Millisecond, 500*time.Millisecond, 20*mib)},
 		{Hosts: 10, Tool: AnsibleRaw, Runs: 1, Usage: usage(22*time.Second, 9*time.Second, 50*mib)},
 		{Hosts: 10, Tool: AnsibleCommand, Skipped: "ansible-playbook is not installed"},
@@ -38,6 +39,7 @@ func TestTablesShowRatiosToTheFloorAndSkippedTools(t *testing.T) {
 	md := Markdown(rows)
 	for _, want := range []string{
 		"| 10 | floor | 2 | 1.00 | 0.20 | 2.00 | 10.0 | - | 1.00x |",
+		"| 10 | floor-lockstep | 2 | 1.25 | 0.20 | 2.00 | 10.0 | - | 1.25x |",
 		"| 10 | prova | 2 | 1.10 | 0.50 | 5.00 | 20.0 | - | 1.10x |",
 		"| 10 | ansible-raw | 1 | 22.00 | 9.00 | 90.00 | 50.0 | - | 22.00x |",
 		"| 10 | ansible-command | 0 | skipped: ansible-playbook is not installed |",
@@ -56,7 +58,7 @@ func TestTablesShowRatiosToTheFloorAndSkippedTools(t *testing.T) {
 	if len(heads) != 2 {
 		t.Fatalf("Headlines = %q, want one line per N", heads)
 	}
-	if want := "N=10: prova 1.10x the floor's wall time; ansible-raw 20.0x prova's; prova peak RSS 20.0 MiB"; heads[0] != want {
+	if want := "N=10: prova 1.10x the floor's wall time; 0.88x the lockstep floor's; ansible-raw 20.0x prova's; prova peak RSS 20.0 MiB"; heads[0] != want {
 		t.Errorf("Headlines[0] = %q\nwant %q", heads[0], want)
 	}
 	if want := "N=50: prova peak RSS 30.0 MiB"; heads[1] != want {

@@ -32,6 +32,7 @@ type Tool struct {
 // Tool names.
 const (
 	Floor          = "floor"
+	FloorLockstep  = "floor-lockstep"
 	Prova          = "prova"
 	OpenSSH        = "openssh"
 	AnsibleRaw     = "ansible-raw"
@@ -49,6 +50,12 @@ func Tools(b Bins) []Tool {
 		{Name: Floor, About: "sshdtest.Floor in its own process: one x/crypto/ssh connection per host, the commands back to back",
 			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
 				args := []string{"-key", w.Lab.KeyFile, "-known-hosts", w.Lab.KnownHosts, "-user", w.Lab.User,
+					"-cmd", RemoteCommand, "-n", strconv.Itoa(Steps)}
+				return exec.CommandContext(ctx, b.Floor, append(args, w.Addrs()...)...)
+			}},
+		{Name: FloorLockstep, About: "the floor with a barrier after each command, as prova runs steps (-lockstep)",
+			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
+				args := []string{"-lockstep", "-key", w.Lab.KeyFile, "-known-hosts", w.Lab.KnownHosts, "-user", w.Lab.User,
 					"-cmd", RemoteCommand, "-n", strconv.Itoa(Steps)}
 				return exec.CommandContext(ctx, b.Floor, append(args, w.Addrs()...)...)
 			}},
