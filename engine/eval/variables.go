@@ -24,8 +24,8 @@ type Inputs struct {
 	Env   []string // "KEY=value" as in os.Environ
 	Files []string // --var-file paths: HCL files of name = value
 	Flags []string // --var name=value, in order (later wins)
-	// Partial makes a missing required variable an unknown value instead of
-	// an error (validate checks a runbook without its inputs).
+	// Partial makes every variable not given an unknown value (validate
+	// checks a runbook for any value it may get, without its inputs).
 	Partial bool
 }
 
@@ -137,10 +137,16 @@ func ResolveVariables(rb *config.Runbook, in Inputs) (*Variables, hcl.Diagnostic
 				continue
 			}
 			val = cv
+		case in.Partial:
+			// validate: a value not given is unknown, default or not, so
+			// the runbook is checked for every value it may get.
+			ty := v.Type
+			if ty == cty.DynamicPseudoType && v.Default != cty.NilVal {
+				ty = v.Default.Type()
+			}
+			val = cty.UnknownVal(ty)
 		case v.Default != cty.NilVal:
 			val = v.Default
-		case in.Partial:
-			val = cty.UnknownVal(v.Type)
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

@@ -289,11 +289,24 @@ func judge(order []string, ms []measure, a args) map[string]module.ApplyResponse
 		}
 	}
 	med := median(all)
+	// A failed test has two ends. A host whose every test failed is where
+	// the problem lies; a host that passed some tests and failed only with
+	// such hosts is not blamed for those.
+	allFailed := map[string]bool{}
+	for h, list := range perHost {
+		failed := 0
+		for _, m := range list {
+			if m.row == nil {
+				failed++
+			}
+		}
+		allFailed[h] = failed == len(list) && len(list) > 0
+	}
 	out := map[string]module.ApplyResponse{}
 	for _, h := range order {
 		list := perHost[h]
 		var pairs []cty.Value
-		var fails []string
+		var fails, notes []string
 		p99 := 0.0
 		for _, m := range list {
 			peer, role := m.client, "server"
@@ -314,7 +327,11 @@ func judge(order []string, ms []measure, a args) map[string]module.ApplyResponse
 				p99 = math.Max(p99, m.row.P99Us)
 			} else {
 				pv["error"] = cty.StringVal(m.err.Error())
-				fails = append(fails, fmt.Sprintf("test with %s failed: %v", peer, m.err))
+				if !allFailed[h] && allFailed[peer] {
+					notes = append(notes, fmt.Sprintf("test with %s failed, which fails every test: the problem is on its side", peer))
+				} else {
+					fails = append(fails, fmt.Sprintf("test with %s failed: %v", peer, m.err))
+				}
 			}
 			pairs = append(pairs, cty.ObjectVal(pv))
 		}
@@ -347,6 +364,8 @@ func judge(order []string, ms []measure, a args) map[string]module.ApplyResponse
 			check.Message = strings.Join(fails, "; ")
 			resp.Failed = true
 			resp.Message = h + ": " + check.Message
+		} else if len(notes) > 0 {
+			resp.Message = h + ": " + strings.Join(notes, "; ")
 		}
 		resp.Checks = []module.Check{check}
 		pl := cty.ListValEmpty(pairType)

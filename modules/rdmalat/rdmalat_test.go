@@ -181,3 +181,24 @@ func TestUnreachableHostAborts(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestFailedPairsBlameTheHostThatFailsEverything(t *testing.T) {
+	req, hosts, _ := cluster(t, map[string]float64{"n1": 1, "n2": 1, "n3": 1, "n4": 1})
+	for _, h := range []string{"n1", "n2", "n3"} {
+		hosts[h].Reply(`^ib_write_lat .* n4$`, moduletest.Reply{Stdout: "Completion with error at client\n", RC: 1})
+	}
+	hosts["n4"].Reply(`^ib_write_lat .* -p 18515 \S+$`, moduletest.Reply{Stdout: "Completion with error at client\n", RC: 1})
+	req.Args = decode(t, `mode = "all"`)
+	out, err := New().ApplyCluster(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out["n4"].Failed {
+		t.Error("n4 fails every test and must fail")
+	}
+	for _, h := range []string{"n1", "n2", "n3"} {
+		if out[h].Failed || !strings.Contains(out[h].Message, "problem is on its side") {
+			t.Errorf("%s passed its other tests and must not be blamed: %+v", h, out[h].Message)
+		}
+	}
+}

@@ -1,0 +1,257 @@
+# Shared NVMe-oF RDMA-vs-TCP comparison: variables and steps, included by
+# nvmeof-rdma-vs-tcp.hcl and rdma-acceptance.hcl (see that runbook and
+# docs/nvmeof.md).
+
+variable "target_address" {
+  type        = string
+  description = "NVMe-oF target address (traddr)"
+}
+
+variable "target_port" {
+  type    = number
+  default = 4420
+}
+
+variable "nqn" {
+  type        = string
+  description = "subsystem NQN to benchmark"
+}
+
+variable "initiator" {
+  type        = string
+  default     = null
+  description = "host (or host pattern) that connects and benchmarks; default the first host of the inventory"
+}
+
+variable "tool" {
+  type    = string
+  default = "elbencho"
+  validation {
+    condition     = contains(["elbencho", "fio"], var.tool)
+    error_message = "tool must be elbencho or fio."
+  }
+}
+
+variable "block_size" {
+  type    = string
+  default = "4K"
+}
+
+variable "threads" {
+  type    = number
+  default = 16
+}
+
+variable "iodepth" {
+  type    = number
+  default = 32
+}
+
+variable "runtime" {
+  type    = string
+  default = "30s"
+}
+
+variable "seq_block_size" {
+  type    = string
+  default = "1M"
+}
+
+variable "line_rate_gbps" {
+  type        = number
+  default     = null
+  description = "nominal line rate in Gb/s for the bandwidth line; default the fastest port rdma_ports finds on the initiator"
+}
+
+variable "profile" {
+  type    = string
+  default = "prova-default/1"
+}
+
+variable "max_latency_ratio" {
+  type    = number
+  default = null
+}
+
+variable "min_soft_drop_pct" {
+  type    = number
+  default = null
+}
+
+variable "min_bandwidth_share" {
+  type    = number
+  default = null
+}
+
+locals {
+  nvme_initiator = var.initiator != null ? var.initiator : group.all[0]
+}
+
+# --- facts and discovery (read-only) ---
+
+step "rdma_ports" "nvme_ports" {
+  hosts      = local.nvme_initiator
+  on_failure = "continue"
+  tags       = ["facts"]
+}
+
+step "nvme_discover" "discover_tcp" {
+  hosts      = local.nvme_initiator
+  transport  = "tcp"
+  address    = var.target_address
+  port       = var.target_port
+  on_failure = "continue"
+}
+
+step "nvme_discover" "discover_rdma" {
+  hosts      = local.nvme_initiator
+  transport  = "rdma"
+  address    = var.target_address
+  port       = var.target_port
+  on_failure = "continue"
+}
+
+step "assert" "offered" {
+  hosts      = local.nvme_initiator
+  on_failure = "continue"
+  check {
+    name          = "subsystem offered over TCP"
+    condition     = try(contains(step.discover_tcp.subsystems, var.nqn), false)
+    error_message = "${var.nqn} is not offered over TCP at ${var.target_address}: ${step.discover_tcp.message}"
+  }
+  check {
+    name          = "subsystem offered over RDMA"
+    condition     = try(contains(step.discover_rdma.subsystems, var.nqn), false)
+    error_message = "${var.nqn} is not offered over RDMA at ${var.target_address}: ${step.discover_rdma.message}"
+  }
+}
+
+# Start clean: a path left over TCP would make the RDMA run mixed.
+step "nvme_disconnect" "clean_start" {
+  hosts      = local.nvme_initiator
+  nqn        = var.nqn
+  on_failure = "continue"
+}
+
+# --- TCP ---
+
+step "nvme_connect" "connect_tcp" {
+  hosts      = local.nvme_initiator
+  transport  = "tcp"
+  address    = var.target_address
+  port       = var.target_port
+  nqn        = var.nqn
+  on_failure = "continue"
+}
+
+step "bench" "bench_tcp" {
+  hosts      = local.nvme_initiator
+  serial     = 1
+  when       = !step.connect_tcp.failed && try(step.connect_tcp.transport == "tcp" && step.connect_tcp.device != "", false)
+  tool       = var.tool
+  path       = step.connect_tcp.device
+  mode       = "randread"
+  block_size = var.block_size
+  threads    = var.threads
+  iodepth    = var.iodepth
+  runtime    = var.runtime
+  on_failure = "continue"
+}
+
+step "bench" "seq_tcp" {
+  hosts      = local.nvme_initiator
+  serial     = 1
+  when       = !step.connect_tcp.failed && try(step.connect_tcp.transport == "tcp" && step.connect_tcp.device != "", false)
+  tool       = var.tool
+  path       = step.connect_tcp.device
+  mode       = "read"
+  block_size = var.seq_block_size
+  threads    = var.threads
+  iodepth    = var.iodepth
+  runtime    = var.runtime
+  on_failure = "continue"
+}
+
+step "nvme_disconnect" "disconnect_tcp" {
+  hosts      = local.nvme_initiator
+  nqn        = var.nqn
+  transport  = "tcp"
+  on_failure = "continue"
+}
+
+# --- RDMA ---
+
+step "nvme_connect" "connect_rdma" {
+  hosts      = local.nvme_initiator
+  transport  = "rdma"
+  address    = var.target_address
+  port       = var.target_port
+  nqn        = var.nqn
+  on_failure = "continue"
+}
+
+step "assert" "rdma_path" {
+  hosts         = local.nvme_initiator
+  when          = !step.connect_rdma.failed
+  condition     = step.connect_rdma.transport == "rdma"
+  error_message = "${var.nqn} on ${host.name} is connected over \"${coalesce(step.connect_rdma.transport, "nothing")}\", not rdma only"
+  on_failure    = "continue"
+}
+
+step "bench" "bench_rdma" {
+  hosts      = local.nvme_initiator
+  serial     = 1
+  when       = !step.connect_rdma.failed && try(step.connect_rdma.transport == "rdma" && step.connect_rdma.device != "", false)
+  tool       = var.tool
+  path       = step.connect_rdma.device
+  mode       = "randread"
+  block_size = var.block_size
+  threads    = var.threads
+  iodepth    = var.iodepth
+  runtime    = var.runtime
+  on_failure = "continue"
+}
+
+step "bench" "seq_rdma" {
+  hosts      = local.nvme_initiator
+  serial     = 1
+  when       = !step.connect_rdma.failed && try(step.connect_rdma.transport == "rdma" && step.connect_rdma.device != "", false)
+  tool       = var.tool
+  path       = step.connect_rdma.device
+  mode       = "read"
+  block_size = var.seq_block_size
+  threads    = var.threads
+  iodepth    = var.iodepth
+  runtime    = var.runtime
+  on_failure = "continue"
+}
+
+step "nvme_disconnect" "disconnect_rdma" {
+  hosts      = local.nvme_initiator
+  nqn        = var.nqn
+  transport  = "rdma"
+  on_failure = "continue"
+}
+
+# --- the three lines side by side ---
+
+step "compare" "rdma_vs_tcp" {
+  hosts               = local.nvme_initiator
+  rdma                = step.bench_rdma
+  tcp                 = step.bench_tcp
+  seq_rdma            = step.seq_rdma
+  seq_tcp             = step.seq_tcp
+  line_rate_gbps      = var.line_rate_gbps != null ? var.line_rate_gbps : try(max(flatten([for d in step.nvme_ports.devices : [for p in d.ports : p.rate_gbps]])...), null)
+  profile             = var.profile
+  max_latency_ratio   = var.max_latency_ratio
+  min_soft_drop_pct   = var.min_soft_drop_pct
+  min_bandwidth_share = var.min_bandwidth_share
+  on_failure          = "continue"
+}
+
+# --- always: leave nothing connected ---
+
+step "nvme_disconnect" "cleanup" {
+  hosts = local.nvme_initiator
+  nqn   = var.nqn
+}
