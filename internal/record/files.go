@@ -2,6 +2,8 @@ package record
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"github.com/provadev/prova/engine/event"
@@ -34,8 +36,17 @@ func safeName(s string) string {
 	if n == "" || n[0] == '.' {
 		n = "_" + n
 	}
+	if len(n) > maxNameLen {
+		// Long names (whole command lines as evidence keys) keep their
+		// start and a hash of the rest, so files stay distinct and short.
+		sum := sha256.Sum256([]byte(s))
+		n = strings.TrimRight(n[:maxNameLen-9], "_.-") + "-" + hex.EncodeToString(sum[:4])
+	}
 	return n
 }
+
+// maxNameLen bounds a raw file's name part.
+const maxNameLen = 48
 
 // writeRaw stores one raw output, redacted, as raw/<step>/<host>.<name>.txt
 // and returns its path relative to the record directory.

@@ -138,7 +138,7 @@ func TestReportContent(t *testing.T) {
 	wantRaw := map[string]string{
 		"latency":   "raw/bench.bench_rdma/gpfs03.ib_write_lat_-d_mlx5_0_-s_4096_-n_1000_peer.txt raw/bench.bench_tcp/gpfs03.ib_write_lat_-d_mlx5_0_-s_4096_-n_1000_peer.txt",
 		"cpu":       "raw/bench.bench_rdma/gpfs03.mpstat_-P_ALL_1_10.txt raw/bench.bench_tcp/gpfs03.mpstat_-P_ALL_1_10.txt",
-		"bandwidth": "raw/bench.seq_rdma/gpfs03.elbencho_--write_--block_1m_--size_10g_dev_nvme1n1.txt raw/bench.seq_tcp/gpfs03.elbencho_--write_--block_1m_--size_10g_dev_nvme1n1.txt",
+		"bandwidth": "raw/bench.seq_rdma/gpfs03.elbencho_--write_--block_1m_--size_10g-942a57c1.txt raw/bench.seq_tcp/gpfs03.elbencho_--write_--block_1m_--size_10g-942a57c1.txt",
 	}
 	for _, l := range r.Lines[6:9] {
 		if got := strings.Join(l.Raw, " "); got != wantRaw[l.Line] {

@@ -85,6 +85,16 @@ func parsePerftest(tool string, args []string) (*ptOpts, error) {
 				s, err = strconv.Atoi(v)
 				o.duration = time.Duration(s) * time.Second
 			}
+		case "-p", "--port":
+			// perftest's TCP handshake port. The lab pairs a client with
+			// the server registered at its address (one server per tool
+			// and node at a time), so the number is checked, not used.
+			if v, err = val(); err == nil {
+				var p int
+				if p, err = strconv.Atoi(v); err == nil && (p < 1 || p > 65535) {
+					err = fmt.Errorf("port %d out of range", p)
+				}
+			}
 		case "-a", "--all":
 			o.all = true
 		case "--report_gbits":
