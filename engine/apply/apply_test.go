@@ -354,3 +354,24 @@ step "cmd" "peer" { command = "echo ${inventory.host["n2"].name}-${length(invent
 		t.Fatalf("commands = %v", s.fleet.commands())
 	}
 }
+
+func TestFailedWhenDecidesAfterUntilRunsOut(t *testing.T) {
+	s := newRun(t, `
+step "cmd" "probe" {
+  retries     = 1
+  delay       = "0s"
+  until       = self.rc == 0
+  failed_when = false
+  command     = "succeed-after 9"
+}
+step "cmd" "next" { command = "echo next" }
+`, []string{"n1"}, ModeApply)
+	s.r.Run(context.Background())
+	hf := s.ev.finished()["cmd.probe@n1"]
+	if hf.Status == event.Failed || !strings.Contains(hf.Message, "until still false after 2 attempts") {
+		t.Fatalf("probe = %+v; failed_when = false must keep it from failing", hf)
+	}
+	if !slices.Contains(s.fleet.commands(), "n1: echo next") {
+		t.Error("the host must go on")
+	}
+}

@@ -89,7 +89,19 @@ func (r *Runner) applyHost(ctx context.Context, s *plan.Step, m plan.Meta, host 
 			if !ok {
 				retry = true
 				if attempt > retries {
-					o.status, o.message = event.Failed, fmt.Sprintf("until still false after %d attempts", attempt)
+					msg := fmt.Sprintf("until still false after %d attempts", attempt)
+					if s.FailedWhen != nil {
+						// failed_when decides: a probe may wait for a state
+						// and still report what it found without failing.
+						if o.message == "" {
+							o.message = msg
+						} else {
+							o.message = msg + ": " + o.message
+						}
+						o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+						return o
+					}
+					o.status, o.message = event.Failed, msg
 					o.value = cty.NilVal
 				}
 			}
