@@ -90,7 +90,7 @@ func (r *Runner) finishCluster(s *plan.Step, m plan.Meta, batch []string, outcom
 		r.count(h, o.status)
 		r.opts.Observer.Observe(event.HostFinished{Step: s.ID(), Host: h, Status: o.status, Message: o.message,
 			Duration: time.Since(start), Diagnostics: o.resp.Diagnostics, Result: jsonResult(o.value),
-			Evidence: o.resp.Evidence, Checks: checksOf(s.ID(), o.resp.Checks)})
+			Evidence: o.resp.Evidence, Checks: checksFor(s.ID(), o.resp.Checks, o.status)})
 		switch {
 		case o.status == event.Unreachable:
 			r.drop(s, h, "unreachable")

@@ -34,7 +34,7 @@ func (r *Runner) runHost(ctx context.Context, s *plan.Step, m plan.Meta, host st
 	}
 	obs.Observe(event.HostFinished{Step: s.ID(), Host: host, Status: o.status, Message: o.message,
 		Duration: time.Since(start), Diagnostics: o.resp.Diagnostics, Result: jsonResult(o.value),
-		Evidence: o.resp.Evidence, Checks: checksOf(s.ID(), o.resp.Checks), Severity: sev})
+		Evidence: o.resp.Evidence, Checks: checksFor(s.ID(), o.resp.Checks, o.status), Severity: sev})
 	switch {
 	case o.status == event.Unreachable:
 		r.drop(s, host, "unreachable")

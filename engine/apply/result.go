@@ -70,6 +70,27 @@ func jsonResult(v cty.Value) map[string]any {
 	return m
 }
 
+// checksFor converts a module's checks for a host whose step ended with
+// status st. The step's status is the verdict that counts: where the
+// runbook kept a step from failing (failed_when, or a diagnosis step whose
+// findings a later assertion judges), its failing checks are recorded as
+// "info", and on a step that only warned, as "warn".
+func checksFor(step string, cs []module.Check, st event.Status) []event.Check {
+	out := checksOf(step, cs)
+	for i := range out {
+		if out[i].Verdict != "fail" {
+			continue
+		}
+		switch st {
+		case event.OK, event.Changed, event.Skipped:
+			out[i].Verdict = "info"
+		case event.Warned:
+			out[i].Verdict = "warn"
+		}
+	}
+	return out
+}
+
 // checksOf converts a module's checks; an unnamed check takes the step's
 // name.
 func checksOf(step string, cs []module.Check) []event.Check {

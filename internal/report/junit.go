@@ -110,6 +110,8 @@ func (r *Report) runSuite() junitSuite {
 		case "pass":
 		case "warn":
 			c.SystemOut = "warn: " + o.Message + " (" + detail + ")"
+		case "info":
+			c.SystemOut = "info: " + o.Message + " (" + detail + ")"
 		case "skipped":
 			c.Skipped = &junitSkipped{Message: "skipped: " + orDash(o.Message)}
 			s.Skipped++

@@ -54,6 +54,9 @@ type Counts struct {
 	Warn       int `json:"warn"`
 	Waived     int `json:"waived"`
 	Skipped    int `json:"skipped"`
+	// Info counts findings recorded by steps that did not fail (see
+	// docs/report.md).
+	Info       int `json:"info"`
 	Other      int `json:"other"`
 	StepErrors int `json:"step_errors"`
 }
@@ -88,6 +91,8 @@ func Build(rec *record.Record, opts Options) *Report {
 			r.Counts.Waived++
 		case "skipped":
 			r.Counts.Skipped++
+		case "info":
+			r.Counts.Info++
 		default:
 			r.Counts.Other++
 		}
