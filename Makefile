@@ -47,10 +47,16 @@ fuzz:
 	  done; \
 	done
 
-# bench runs the benchmarks: engine load/plan, inventory, parsers, and the
-# SSH fan-out against real OpenSSH sshd (see docs/performance.md).
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 30m $(PKGS)
+# bench runs the benchmarks: engine load/plan at 2,000 hosts, inventory,
+# parsers, and the SSH fan-out (prova vs a raw-Go floor, OpenSSH with
+# ControlMaster, and Ansible when installed) against real OpenSSH sshd on
+# loopback; the fan-out table goes to bin/bench-fanout.md (see
+# docs/performance.md; about 10 minutes).
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -v /internal/benchfanout)
+	$(GO) test -run '^$$' -bench 'LoadPlan2000|ApplyScale' -benchmem -count=1 -timeout 30m ./internal/benchfanout
+	BENCHFANOUT_PROVA=$(abspath $(BIN)) BENCHFANOUT_MARKDOWN=$(abspath bin/bench-fanout.md) \
+	  $(GO) test -run '^$$' -bench '^BenchmarkFanout$$' -benchtime 15s -count=1 -timeout 60m ./internal/benchfanout
 
 # demo starts a 4-node lab with a silent-fallback fault, plans and applies
 # the shipped runbook against it, and stops the lab.

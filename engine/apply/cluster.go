@@ -24,7 +24,7 @@ func (r *Runner) runCluster(ctx context.Context, s *plan.Step, m plan.Meta, cm m
 		}}
 	for _, h := range batch {
 		obs.Observe(event.HostStarted{Step: s.ID(), Host: h})
-		hctx := r.scope.Host(h, r.results, cty.NilVal)
+		hctx := r.scope.HostSteps(h, r.results, cty.NilVal, s.Deps)
 		if s.When != nil {
 			ok, diags := condition(s.When, hctx, "when")
 			if diags.HasErrors() {

@@ -53,7 +53,7 @@ func (r *Runner) hostFor(s *plan.Step, m plan.Meta, name string) module.Host {
 }
 
 func (r *Runner) applyHost(ctx context.Context, s *plan.Step, m plan.Meta, host string) outcome {
-	hctx := r.scope.Host(host, r.results, cty.NilVal)
+	hctx := r.scope.HostSteps(host, r.results, cty.NilVal, s.Deps)
 	if s.When != nil {
 		ok, diags := condition(s.When, hctx, "when")
 		if diags.HasErrors() {
@@ -78,7 +78,7 @@ func (r *Runner) applyHost(ctx context.Context, s *plan.Step, m plan.Meta, host 
 		o = r.judge(s, o, host)
 		retry := o.status == event.Failed
 		if !retry && s.Until != nil {
-			self := r.scope.Host(host, r.results, o.value)
+			self := r.scope.HostSteps(host, r.results, o.value, s.Deps)
 			ok, diags := condition(s.Until, self, "until")
 			if diags.HasErrors() {
 				o.status, o.message = event.Failed, "until: "+diagText(diags)
@@ -183,7 +183,7 @@ func (r *Runner) judge(s *plan.Step, o outcome, host string) outcome {
 	if s.ChangedWhen == nil && s.FailedWhen == nil {
 		return o
 	}
-	self := r.scope.Host(host, r.results, o.value)
+	self := r.scope.HostSteps(host, r.results, o.value, s.Deps)
 	if s.FailedWhen != nil {
 		failed, diags := condition(s.FailedWhen, self, "failed_when")
 		switch {

@@ -74,7 +74,7 @@ func (r *Runner) dependsOnDirty(s *plan.Step) bool {
 }
 
 func (r *Runner) probe(ctx context.Context, s *plan.Step, host string) event.PlannedHost {
-	hctx := r.scope.Host(host, nil, cty.NilVal)
+	hctx := r.scope.HostSteps(host, nil, cty.NilVal, s.Deps)
 	if s.When != nil {
 		v, diags := s.When.Value(hctx)
 		switch {

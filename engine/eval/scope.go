@@ -139,23 +139,39 @@ func objectOrEmpty(m map[string]cty.Value) cty.Value {
 // nil (plan), every step result is unknown. self, when not NilVal, is the
 // current step's own result (until, changed_when, failed_when).
 func (s *Scope) Host(host string, results *Results, self cty.Value) *hcl.EvalContext {
+	names := make([]string, 0, len(s.stepTypes))
+	for name := range s.stepTypes {
+		names = append(names, name)
+	}
+	return s.HostSteps(host, results, self, names)
+}
+
+// HostSteps is Host with only the named steps' results in step.* and
+// per_host.*: a step's expressions can refer only to the steps it depends
+// on, and building every step's results for every host would make a run
+// quadratic in hosts x steps.
+func (s *Scope) HostSteps(host string, results *Results, self cty.Value, steps []string) *hcl.EvalContext {
 	ctx := s.Base()
 	hv, ok := s.hostVals[host]
 	if !ok {
 		hv = hostValue(HostInfo{Name: host})
 	}
 	ctx.Variables["host"] = hv
-	steps := map[string]cty.Value{}
-	perHost := map[string]cty.Value{}
-	for name, ty := range s.stepTypes {
+	stepVals := make(map[string]cty.Value, len(steps))
+	perHost := make(map[string]cty.Value, len(steps))
+	for _, name := range steps {
+		ty, ok := s.stepTypes[name]
+		if !ok {
+			continue
+		}
 		if results == nil {
-			steps[name] = cty.UnknownVal(ty)
+			stepVals[name] = cty.UnknownVal(ty)
 			perHost[name] = cty.UnknownVal(cty.Map(ty))
 			continue
 		}
-		steps[name], perHost[name] = results.values(name, host, ty)
+		stepVals[name], perHost[name] = results.values(name, host, ty)
 	}
-	ctx.Variables["step"] = objectOrEmpty(steps)
+	ctx.Variables["step"] = objectOrEmpty(stepVals)
 	ctx.Variables["per_host"] = objectOrEmpty(perHost)
 	if self != cty.NilVal {
 		ctx.Variables["self"] = self
