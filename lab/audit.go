@@ -101,6 +101,9 @@ func classify(command, mode string, tools, writes, simNames []string) string {
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
 			continue // empty, or a comment line such as prova's "# prova-run:<id>" tag
 		}
+		if len(f) == 2 && f[0] == "export" && strings.HasPrefix(f[1], "PROVA_RUN=") {
+			continue // prova's run tag in the environment
+		}
 		w := filepath.Base(f[0])
 		if !slices.Contains(simNames, w) && !slices.Contains(readOnly, w) {
 			return ChangedUnknown

@@ -10,6 +10,7 @@ func TestClassify(t *testing.T) {
 	}{
 		{"ibstat | grep -E 'CA |State'", ChangedNo, nil},
 		{"# prova-run:0123abcd\nibstat", ChangedNo, nil},
+		{"# prova-run:0123abcd\nexport PROVA_RUN=0123abcd\nibstat", ChangedNo, nil},
 		{"# prova-run:0123abcd\nmmchconfig verbsRdma=enable", ChangedYes, []string{"write gpfs"}},
 		{"touch /tmp/x", ChangedUnknown, nil},
 		{"cat /etc/hosts > /tmp/copy", ChangedUnknown, nil},

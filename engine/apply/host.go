@@ -169,6 +169,12 @@ func (r *Runner) attempt(ctx context.Context, s *plan.Step, m plan.Meta, h modul
 func statusOf(resp module.ApplyResponse, m plan.Meta) outcome {
 	switch {
 	case resp.Failed && m.Severity == "warn":
+		// A warn-level assertion reports its diagnostics as warnings.
+		for _, d := range resp.Diagnostics {
+			if d.Severity == hcl.DiagError {
+				d.Severity = hcl.DiagWarning
+			}
+		}
 		return outcome{status: event.Warned, message: resp.Message, resp: resp}
 	case resp.Failed:
 		return outcome{status: event.Failed, message: resp.Message, resp: resp}

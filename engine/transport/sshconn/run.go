@@ -43,7 +43,7 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	}
 	defer s.Close()
 	s.Stdin, s.Stdout, s.Stderr = stdin, stdout, stderr
-	if err := s.Start(TagLine + tag + "\n" + cmd); err != nil {
+	if err := s.Start(TagLine + tag + "\n" + EnvLine + tag + "\n" + cmd); err != nil {
 		return -1, c.lost(fmt.Errorf("start %q on %s: %w", cmd, c.Name(), err))
 	}
 	done := make(chan error, 1)
@@ -60,10 +60,16 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 }
 
 // TagLine starts the comment line Run puts before every command:
-// "# prova-run:<random>\n<cmd>". The remote shell ignores it, but it shows
-// in the shell's command line (/proc/PID/cmdline), which is how a
-// cancelled command is found and killed.
+// "# prova-run:<random>\n". The remote shell ignores it, but it shows in
+// the shell's command line (/proc/PID/cmdline) while the shell runs.
 const TagLine = "# prova-run:"
+
+// EnvLine follows the tag line: "export PROVA_RUN=<random>\n". The
+// variable is inherited by everything the command starts and survives
+// exec (a shell that execs its last command no longer shows the tag in
+// its command line), so /proc/PID/environ finds every process of a
+// cancelled command.
+const EnvLine = "export PROVA_RUN="
 
 func newTag() string {
 	var b [8]byte
@@ -71,12 +77,17 @@ func newTag() string {
 	return hex.EncodeToString(b[:])
 }
 
-// killScript signals the process group of every shell whose command line
-// carries tag. The pattern's brackets keep it from matching the script's
-// own shell and grep. It needs Linux /proc and grep.
+// killScript signals every process of the command tagged tag: those whose
+// environment carries PROVA_RUN=<tag> (the command and everything it
+// started, even after exec), and the process group of the shell whose
+// command line still shows the tag line. The patterns' brackets keep them
+// from matching the script's own processes. It needs Linux /proc and grep.
 func killScript(tag, sig string) string {
+	env := "PROVA_RUN[=]" + tag
 	pat := strings.TrimSuffix(TagLine, ":") + "[:]" + tag
-	return "for f in $(grep -las '" + pat + "' /proc/[0-9]*/cmdline); do " +
+	return "for f in $(grep -las '" + env + "' /proc/[0-9]*/environ); do " +
+		"p=${f#/proc/}; p=${p%/environ}; kill -" + sig + " $p 2>/dev/null; done; " +
+		"for f in $(grep -las '" + pat + "' /proc/[0-9]*/cmdline); do " +
 		"p=${f#/proc/}; p=${p%/cmdline}; kill -" + sig + " -- -$p 2>/dev/null || kill -" + sig + " $p 2>/dev/null; done; true"
 }
 

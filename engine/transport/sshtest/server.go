@@ -233,11 +233,17 @@ func (s *Server) serveConn(fc *faultConn) {
 	sessions.Wait()
 }
 
-// untag removes the "# prova-run:<tag>" line sshconn puts first.
+// untag removes the "# prova-run:<tag>" and "export PROVA_RUN=<tag>"
+// lines sshconn puts first.
 func untag(cmd string) string {
 	if rest, ok := strings.CutPrefix(cmd, "# prova-run:"); ok {
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			return rest[i+1:]
+			cmd = rest[i+1:]
+		}
+	}
+	if rest, ok := strings.CutPrefix(cmd, "export PROVA_RUN="); ok {
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			cmd = rest[i+1:]
 		}
 	}
 	return cmd
