@@ -1,61 +1,10 @@
 # GPU nodes without GPUDirect Storage installed: /usr/local/cuda/gds/tools
 # is missing, so gdscheck is not found (status 127). Otherwise as
 # gds-ready.hcl.
-cluster {
-  name        = "lab.prova"
-  node_prefix = "gds"
-  nodes       = 2
-  servers     = 0
-}
+
+extends = "gds-ready.hcl"
 
 gds {
   version   = "1.16"
   installed = false # no node has the CUDA toolkit's gds/tools: gdscheck is not found (status 127)
-}
-
-defaults {
-  cpus        = 64
-  numa_nodes  = 2
-  iommu       = false
-  nvidia_fs   = true
-  filesystems = ["gpfs"]
-
-  hca "mlx5_0" {
-    numa        = 0
-    pcie_switch = "sw0"
-    port "1" {
-      rate   = 400
-      netdev = "ib0"
-    }
-  }
-  hca "mlx5_1" {
-    numa        = 1
-    pcie_switch = "sw1"
-    port "1" {
-      rate   = 400
-      netdev = "ib1"
-    }
-  }
-
-  gpu "GPU0" {
-    model       = "NVIDIA H100 80GB HBM3"
-    numa        = 0
-    pcie_switch = "sw0" # PIX to mlx5_0
-    nvlinks     = 18
-  }
-  gpu "GPU1" {
-    numa    = 0
-    nvlinks = 18
-    pcie    = { mlx5_0 = "PXB" }
-  }
-  gpu "GPU2" {
-    numa        = 1
-    pcie_switch = "sw1" # PIX to mlx5_1
-    nvlinks     = 18
-  }
-  gpu "GPU3" {
-    numa    = 1
-    nvlinks = 18
-    pcie    = { mlx5_1 = "PXB" }
-  }
 }

@@ -3,9 +3,11 @@ package scenario
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/lab/model"
 )
@@ -24,7 +26,7 @@ type Scenario struct {
 	extra      gdsCeph             // gds and ceph blocks (gds.go)
 }
 
-var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+var rootSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "extends"}}, Blocks: []hcl.BlockHeaderSchema{
 	{Type: "cluster"},
 	{Type: "defaults"},
 	{Type: "node", LabelNames: []string{"name"}},
@@ -56,8 +58,23 @@ func Load(path string) (*Scenario, hcl.Diagnostics) {
 	return Parse(path, src)
 }
 
-// Parse parses scenario source. filename is used in diagnostics.
+// Parse parses scenario source. filename is used in diagnostics and to
+// find the file an `extends` attribute names.
 func Parse(filename string, src []byte) (*Scenario, hcl.Diagnostics) {
+	return parse(filename, src, 0)
+}
+
+// maxExtends bounds a chain of scenarios extending each other (and so
+// catches a cycle).
+const maxExtends = 8
+
+// parse reads one scenario. With `extends = "base.hcl"` (relative to this
+// file) it starts from that scenario instead of the built-in healthy one:
+// this file's cluster attributes override the base's, a defaults,
+// nvmeof_target, gds or ceph block here is applied over the base's, and a
+// node block here replaces the base's block for that node. Fault scenarios
+// then hold only what differs from the cluster they break.
+func parse(filename string, src []byte, depth int) (*Scenario, hcl.Diagnostics) {
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil, diags
@@ -65,6 +82,14 @@ func Parse(filename string, src []byte) (*Scenario, hcl.Diagnostics) {
 	content, d := f.Body.Content(rootSchema)
 	diags = append(diags, d...)
 	s := Healthy()
+	if a, ok := content.Attributes["extends"]; ok {
+		base, d := extends(filename, a, depth)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return nil, diags
+		}
+		s = base
+	}
 	s.Filename = filename
 	seen := map[string]*hcl.Range{}
 	for _, b := range content.Blocks {
@@ -80,7 +105,7 @@ func Parse(filename string, src []byte) (*Scenario, hcl.Diagnostics) {
 			seen["defaults\x00"] = &b.DefRange
 			c, d := b.Body.Content(nodeSchema(false))
 			diags = append(diags, d...)
-			s.defaults = c
+			s.defaults = overlay(s.defaults, c)
 		case "nvmeof_target":
 			seen["nvmeof_target\x00"] = &b.DefRange
 			diags = append(diags, s.decodeNVMeoF(b.Body)...)
@@ -170,4 +195,57 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// extends loads the base scenario named by an extends attribute.
+func extends(filename string, a *hcl.Attribute, depth int) (*Scenario, hcl.Diagnostics) {
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if v.Type() != cty.String || v.IsNull() || v.AsString() == "" {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid extends",
+			Detail: "extends must name a scenario file, relative to this one.", Subject: a.Expr.Range().Ptr()}}
+	}
+	if depth >= maxExtends {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Scenarios extend too deep",
+			Detail: fmt.Sprintf("more than %d scenarios extend each other: is there a cycle?", maxExtends), Subject: a.Expr.Range().Ptr()}}
+	}
+	path := v.AsString()
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(filename), path)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the extended scenario",
+			Detail: err.Error(), Subject: a.Expr.Range().Ptr()}}
+	}
+	return parse(path, src, depth+1)
+}
+
+// overlay applies the attributes and blocks of over on top of base: an
+// attribute in over replaces the base's; blocks of a type over has (hca,
+// gpu, faults) replace the base's blocks of that type and label.
+func overlay(base, over *hcl.BodyContent) *hcl.BodyContent {
+	if base == nil {
+		return over
+	}
+	out := &hcl.BodyContent{Attributes: hcl.Attributes{}, MissingItemRange: over.MissingItemRange}
+	for k, v := range base.Attributes {
+		out.Attributes[k] = v
+	}
+	for k, v := range over.Attributes {
+		out.Attributes[k] = v
+	}
+	replaced := map[string]bool{}
+	for _, b := range over.Blocks {
+		replaced[b.Type+"\x00"+labelOf(b)] = true
+	}
+	for _, b := range base.Blocks {
+		if !replaced[b.Type+"\x00"+labelOf(b)] {
+			out.Blocks = append(out.Blocks, b)
+		}
+	}
+	out.Blocks = append(out.Blocks, over.Blocks...)
+	return out
 }
