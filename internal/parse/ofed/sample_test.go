@@ -2,50 +2,14 @@ package ofed
 
 import (
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/provadev/prova/internal/samples"
 )
 
-// promptLine matches lines that the samples' authors or the collector added
-// around the tool output: shell prompts, "[exit status N]", and in the
-// ofed_info sample the "== id N ==" separators and a bare "ofed_info -s".
-var promptLine = regexp.MustCompile(`^(\[exit status \d+\]$|== id .* ==$|ofed_info |\[[^\]]+\][#$] |[\w.-]+@[\w.-]+:\S*[#$] |[#$] ?\w)`)
+// separators in the ofed_info sample: "== id N ==" and a bare "ofed_info -s".
+var separator = regexp.MustCompile(`^(== id .* ==$|ofed_info )`)
 
-// sections returns the tool outputs in a sample, split at prompt lines, with
-// the prompt lines themselves dropped. A sample without prompts is one
-// section.
-func sections(t testing.TB, rel string) [][]byte {
-	t.Helper()
-	var out [][]byte
-	var cur []string
-	started := false
-	flush := func() {
-		if started {
-			out = append(out, []byte(strings.Join(cur, "")))
-		}
-		cur, started = nil, false
-	}
-	for _, line := range strings.SplitAfter(string(samples.Read(t, rel)), "\n") {
-		if promptLine.MatchString(strings.TrimRight(line, "\r\n")) {
-			if strings.HasPrefix(line, "[exit status") {
-				continue
-			}
-			flush()
-			started = true
-			continue
-		}
-		if line != "" {
-			cur = append(cur, line)
-			started = true
-		}
-	}
-	flush()
-	if len(out) == 0 {
-		out = append(out, nil)
-	}
-	return out
-}
+func sections(t testing.TB, rel string) [][]byte { return samples.Sections(t, rel, separator) }
 
 func samplesGlob(t testing.TB, pattern string) []string { return samples.Glob(t, pattern) }
