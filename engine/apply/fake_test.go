@@ -164,7 +164,7 @@ func msgFor(rc int) string {
 type testInv []string
 
 func (t testInv) Names() []string { return t }
-func (t testInv) Select(p string) ([]string, error) {
+func (t testInv) SelectNames(p string) ([]string, error) {
 	if p == "all" {
 		return t, nil
 	}

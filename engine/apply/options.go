@@ -20,8 +20,9 @@ const (
 type Inventory interface {
 	// Names returns every host name in inventory order.
 	Names() []string
-	// Select resolves a host pattern to host names in inventory order.
-	Select(pattern string) ([]string, error)
+	// SelectNames resolves a host pattern to host names in inventory
+	// order.
+	SelectNames(pattern string) ([]string, error)
 }
 
 // Options configure a run.

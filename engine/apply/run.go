@@ -202,7 +202,7 @@ func (r *Runner) stepHosts(s *plan.Step, m plan.Meta) ([]string, hcl.Diagnostics
 			names = append(names, n)
 		}
 	case m.HostsPattern != "":
-		sel, err := r.inv.Select(m.HostsPattern)
+		sel, err := r.inv.SelectNames(m.HostsPattern)
 		if err != nil {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid hosts pattern",
 				Detail: err.Error(), Subject: s.Hosts.Range().Ptr()}}

@@ -170,7 +170,7 @@ func run(tb testing.TB, prog *plan.Program, scope *eval.Scope, inv *inventory.In
 	for _, h := range inv.Hosts {
 		hosts[h.Name] = instantHost(h.Name)
 	}
-	r := apply.New(prog, scope, invAdapter{inv}, apply.Options{Mode: mode, Forks: apply.DefaultForks,
+	r := apply.New(prog, scope, inv, apply.Options{Mode: mode, Forks: apply.DefaultForks,
 		Host: func(name string) module.Host { return hosts[name] }})
 	out, err := r.Run(context.Background())
 	if err != nil {
@@ -197,26 +197,3 @@ func (h instantHost) Run(_ context.Context, cmd string, _ io.Reader, _, _ io.Wri
 
 func (h instantHost) Put(context.Context, string, io.Reader, fs.FileMode) error { return nil }
 func (h instantHost) Get(context.Context, string, io.Writer) error              { return nil }
-
-// invAdapter gives the runner host names, as internal/cli's does.
-type invAdapter struct{ inv *inventory.Inventory }
-
-func (i invAdapter) Names() []string {
-	out := make([]string, len(i.inv.Hosts))
-	for k, h := range i.inv.Hosts {
-		out[k] = h.Name
-	}
-	return out
-}
-
-func (i invAdapter) Select(pattern string) ([]string, error) {
-	hs, err := i.inv.Select(pattern)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(hs))
-	for k, h := range hs {
-		out[k] = h.Name
-	}
-	return out, nil
-}

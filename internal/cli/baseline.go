@@ -32,7 +32,7 @@ func (a *app) loadBaseline(f *runFlags) (*record.Record, error) {
 
 // onlyNew keeps the inventory's hosts that the baseline has not seen.
 func onlyNew(inv *inventory.Inventory, base *record.Record) (*inventory.Inventory, error) {
-	names := invAdapter{inv}.Names()
+	names := inv.Names()
 	fresh := baseline.OnlyNew(names, base)
 	if len(fresh) == 0 {
 		return nil, fmt.Errorf("--only-new: every host of the inventory is in the baseline %s; nothing new to accept", baseline.Name(base))

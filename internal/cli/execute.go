@@ -54,7 +54,7 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		rec, err = record.Create(x.f.recordDir, record.Meta{
 			RunID: runID, Mode: string(x.mode), Runbook: x.l.rb.Path, RunbookHash: x.l.rb.Hash,
 			Inventory: x.f.inventory, InventoryHash: x.l.inv.Hash, ProvaVersion: version(),
-			Started: time.Now(), Vars: a.recordVars(x.l), Hosts: invAdapter{x.l.inv}.Names(),
+			Started: time.Now(), Vars: a.recordVars(x.l), Hosts: x.l.inv.Names(),
 			Baseline: x.f.baseline,
 		}, x.l.redact)
 		if err != nil {
@@ -75,7 +75,7 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 	if strategy != "" && strategy != apply.Linear && strategy != apply.Free {
 		return fmt.Errorf("--strategy %q: want linear or free", strategy)
 	}
-	runner := apply.New(x.l.prog, x.l.scope, invAdapter{x.l.inv}, apply.Options{
+	runner := apply.New(x.l.prog, x.l.scope, x.l.inv, apply.Options{
 		Strategy: strategy,
 		Mode:     x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
 		Tags: x.f.tags, SkipTags: x.f.skipTags, Observer: observers, Expect: x.expect,

@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
 	"golang.org/x/term"
@@ -72,30 +70,6 @@ func (a *app) prompt(msg string) ([]byte, error) {
 	return b, err
 }
 
-func (t *transport) target(h *inventory.Host) sshconn.Target {
-	c := h.Connection
-	tg := sshconn.Target{
-		Name:                  h.Name,
-		Address:               h.Address,
-		Port:                  c.Port,
-		User:                  c.User,
-		IdentityFiles:         append([]string(nil), c.IdentityFiles...),
-		ProxyJump:             c.ProxyJump,
-		StrictHostKeyChecking: c.StrictHostKeyChecking,
-		ConnectTimeout:        c.ConnectTimeout,
-	}
-	if c.KnownHosts != "" {
-		tg.KnownHostsFiles = []string{absPath(c.KnownHosts)}
-	}
-	for i, f := range tg.IdentityFiles {
-		tg.IdentityFiles[i] = absPath(f)
-	}
-	if len(c.IdentityFiles) > 0 {
-		tg.IdentitiesOnly = true
-	}
-	return tg
-}
-
 // Host returns the connection of a host, creating it once.
 func (t *transport) Host(name string) module.Host {
 	t.mu.Lock()
@@ -107,7 +81,7 @@ func (t *transport) Host(name string) module.Host {
 	if !ok {
 		ih = &inventory.Host{Name: name, Address: name}
 	}
-	h := module.Host(t.pool.Host(t.target(ih)))
+	h := module.Host(t.pool.Host(sshconn.TargetFor(ih)))
 	t.conns[name] = h
 	return h
 }
@@ -120,39 +94,3 @@ func (t *transport) Become(h module.Host, user string) module.Host {
 }
 
 func (t *transport) Close() error { return t.pool.Close() }
-
-// invAdapter gives the runner what it needs of an inventory.
-type invAdapter struct{ inv *inventory.Inventory }
-
-func (i invAdapter) Names() []string {
-	out := make([]string, len(i.inv.Hosts))
-	for k, h := range i.inv.Hosts {
-		out[k] = h.Name
-	}
-	return out
-}
-
-func (i invAdapter) Select(pattern string) ([]string, error) {
-	hs, err := i.inv.Select(pattern)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(hs))
-	for k, h := range hs {
-		out[k] = h.Name
-	}
-	return out, nil
-}
-
-// absPath makes a path from the inventory absolute against the working
-// directory (the inventory already joined it with its own directory), so
-// that the transport never reads it relative to the home directory.
-func absPath(p string) string {
-	if p == "" || filepath.IsAbs(p) || strings.HasPrefix(p, "~") {
-		return p
-	}
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
-}

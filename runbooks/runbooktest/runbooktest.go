@@ -127,9 +127,7 @@ func Run(t testing.TB, l *lab.Lab, path string, o Options) Result {
 			return h
 		}
 		ih, _ := inv.Host(name)
-		c := ih.Connection
-		tg := sshconn.Target{Name: name, Address: ih.Address, Port: c.Port, User: c.User, IdentityFiles: c.IdentityFiles,
-			IdentitiesOnly: true, StrictHostKeyChecking: c.StrictHostKeyChecking, KnownHostsFiles: []string{c.KnownHosts}}
+		tg := sshconn.TargetFor(ih)
 		h := module.Host(pool.Host(tg))
 		conns[name] = h
 		return h
@@ -142,7 +140,7 @@ func Run(t testing.TB, l *lab.Lab, path string, o Options) Result {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
 	defer cancel()
-	runner := apply.New(prog, scope, invNames{inv}, apply.Options{Mode: o.Mode, RunID: "test", Host: hostFor,
+	runner := apply.New(prog, scope, inv, apply.Options{Mode: o.Mode, RunID: "test", Host: hostFor,
 		Tags: o.Tags, SkipTags: o.SkipTags, Observer: obs})
 	out, err := runner.Run(ctx)
 	if err != nil {
@@ -151,28 +149,6 @@ func Run(t testing.TB, l *lab.Lab, path string, o Options) Result {
 	mu.Lock()
 	defer mu.Unlock()
 	return Result{Outcome: out, Events: slices.Clone(events)}
-}
-
-type invNames struct{ inv *inventory.Inventory }
-
-func (i invNames) Names() []string {
-	out := make([]string, len(i.inv.Hosts))
-	for k, h := range i.inv.Hosts {
-		out[k] = h.Name
-	}
-	return out
-}
-
-func (i invNames) Select(pattern string) ([]string, error) {
-	hs, err := i.inv.Select(pattern)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(hs))
-	for k, h := range hs {
-		out[k] = h.Name
-	}
-	return out, nil
 }
 
 // Finished returns the HostFinished events of step (by name, e.g. "diag").
