@@ -32,7 +32,13 @@ func (s *Scenario) decodeNVMeoF(body hcl.Body) hcl.Diagnostics {
 		s.target = nil
 		return diags
 	}
+	// Over an extended scenario's target, or the default one.
 	t := model.DefaultNVMeoFTarget()
+	if s.target != nil {
+		cp := *s.target
+		cp.Transports = append([]string(nil), s.target.Transports...)
+		t = &cp
+	}
 	if a.str("nqn", &t.NQN, &diags) && !strings.HasPrefix(t.NQN, "nqn.") {
 		diags = append(diags, a.diag("nqn", "Invalid value for nqn", `nqn must start with "nqn." (e.g. "nqn.2024-01.dev.prova:lab-target1").`))
 	}
