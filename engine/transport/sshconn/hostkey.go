@@ -95,7 +95,7 @@ func (p *Pool) hostKeyAlgorithms(t Target, addr string) []string {
 	if len(files) == 0 || t.StrictHostKeyChecking == StrictNo {
 		return nil
 	}
-	cb, err := knownhosts.New(files...)
+	cb, err := p.known.callback(files)
 	if err != nil {
 		return nil
 	}
@@ -149,7 +149,7 @@ func (p *Pool) checkKnown(t Target, addr string, remote net.Addr, key ssh.Public
 	if len(files) == 0 {
 		return unknown
 	}
-	cb, err := knownhosts.New(files...)
+	cb, err := p.known.callback(files)
 	if err != nil {
 		return fmt.Errorf("read known_hosts: %w", err)
 	}

@@ -36,6 +36,7 @@ type Pool struct {
 	keyMu sync.Mutex
 	keys  map[string]*keyEntry
 	khMu  sync.Mutex // known_hosts appends
+	known knownCache // parsed known_hosts files
 }
 
 // NewPool returns an empty pool; nothing is dialled or read yet.
