@@ -26,6 +26,9 @@ func (r *Runner) checkDrift(ctx context.Context) error {
 	}
 	got := map[string]event.PlannedHost{}
 	for _, p := range out.Planned {
+		if r.opts.Redact != nil {
+			p = RedactPlanned(p, r.opts.Redact)
+		}
 		got[key(p)] = p
 	}
 	var drift []string
@@ -64,4 +67,17 @@ func changesText(cs []event.Change) string {
 		s += fmt.Sprintf("%s: %s -> %s", c.Name, c.From, c.To)
 	}
 	return s
+}
+
+// RedactPlanned applies redact to every text of a planned host.
+func RedactPlanned(p event.PlannedHost, redact func(string) string) event.PlannedHost {
+	p.Summary = redact(p.Summary)
+	if len(p.Changes) > 0 {
+		cs := make([]event.Change, len(p.Changes))
+		for i, c := range p.Changes {
+			cs[i] = event.Change{Name: redact(c.Name), From: redact(c.From), To: redact(c.To)}
+		}
+		p.Changes = cs
+	}
+	return p
 }

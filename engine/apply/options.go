@@ -44,6 +44,10 @@ type Options struct {
 	// Expect, when set, is a saved plan: apply re-probes first and refuses
 	// if any host's plan differs.
 	Expect []event.PlannedHost
+	// Redact, when set, hides sensitive values; a saved plan holds redacted
+	// text, so the re-probed plan is redacted the same way before the two
+	// are compared.
+	Redact func(string) string
 }
 
 // DefaultForks is the default bound on concurrent hosts per step.

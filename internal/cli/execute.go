@@ -78,7 +78,7 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 	runner := apply.New(x.l.prog, x.l.scope, x.l.inv, apply.Options{
 		Strategy: strategy,
 		Mode:     x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
-		Tags: x.f.tags, SkipTags: x.f.skipTags, Observer: observers, Expect: x.expect,
+		Tags: x.f.tags, SkipTags: x.f.skipTags, Observer: observers, Expect: x.expect, Redact: x.l.redact.String,
 	})
 	out, err := runner.Run(ctx)
 	var drift *apply.DriftError

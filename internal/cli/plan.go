@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/provadev/prova/engine/apply"
+	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/plan"
 )
 
@@ -45,9 +46,13 @@ EXIT STATUS
 				return err
 			}
 			if out != "" {
+				planned := make([]event.PlannedHost, len(x.outcome.Planned))
+				for i, p := range x.outcome.Planned {
+					planned[i] = apply.RedactPlanned(p, l.redact.String)
+				}
 				s := &plan.Saved{RunID: "", Runbook: args[0], RunbookHash: rb.Hash, Inventory: f.inventory,
 					InventoryHash: inv.Hash, Limit: f.limit, Tags: f.tags, SkipTags: f.skipTags,
-					VarFlags: a.nonSensitiveVarFlags(l, f.vars), VarFiles: f.varFiles, Planned: x.outcome.Planned}
+					VarFlags: a.nonSensitiveVarFlags(l, f.vars), VarFiles: f.varFiles, Planned: planned}
 				if err := s.Write(out); err != nil {
 					return fmt.Errorf("save plan: %w", err)
 				}
