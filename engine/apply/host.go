@@ -148,10 +148,10 @@ func (r *Runner) attempt(ctx context.Context, s *plan.Step, m plan.Meta, h modul
 	if !args.IsWhollyKnown() {
 		return outcome{status: event.Failed, message: "arguments still unknown at apply time"}
 	}
+	hb := r.startHeartbeat(s.ID(), h.Name())
 	resp, err := s.Module.Apply(actx, module.ApplyRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir,
-		Progress: func(p module.Progress) {
-			r.opts.Observer.Observe(event.Progress{Step: s.ID(), Host: h.Name(), Message: p.Message, Elapsed: p.Elapsed, Remaining: p.Remaining})
-		}})
+		Progress: hb.report})
+	hb.stop()
 	if err != nil {
 		switch {
 		case module.IsUnreachable(err):

@@ -95,6 +95,12 @@ func (c *Console) Observe(e event.Event) {
 		c.stepStarted(e)
 	case event.Output:
 		c.output(e)
+	case event.HostStarted:
+		// On a terminal, every busy host has a status line from the start;
+		// progress and heartbeat events then update its elapsed time.
+		if c.term {
+			c.showProgress(event.Progress{Step: e.Step, Host: e.Host, Message: "running " + e.Step})
+		}
 	case event.Progress:
 		c.showProgress(e)
 	case event.Retry:

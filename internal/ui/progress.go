@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/provadev/prova/engine/event"
+import (
+	"strings"
+
+	"github.com/provadev/prova/engine/event"
+)
 
 // progressEvery is how often, in seconds of a host's Elapsed, a progress
 // line is printed when the writer is not a terminal.
@@ -26,6 +30,9 @@ func (c *Console) progressText(e event.Progress) (msg, timing string) {
 	if msg == "" {
 		msg = "in progress"
 	}
+	if e.Elapsed == 0 && e.Remaining == 0 {
+		return msg, ""
+	}
 	timing = "[" + seconds(e.Elapsed) + " elapsed"
 	if e.Remaining > 0 {
 		timing += ", ~" + seconds(e.Remaining) + " left"
@@ -38,7 +45,7 @@ func (c *Console) progressText(e event.Progress) (msg, timing string) {
 func (c *Console) showProgress(e event.Progress) {
 	msg, timing := c.progressText(e)
 	if c.term {
-		text := msg + " " + timing
+		text := strings.TrimSpace(msg + " " + timing)
 		for i := range c.status {
 			if c.status[i].host == e.Host && c.status[i].step == e.Step {
 				c.status[i].text = text
