@@ -193,7 +193,7 @@ func classifyVerbs(e *LogEntry) {
 		e.Event = EventVerbsClosed
 	case strings.Contains(rest, "disconnect"):
 		e.Event = EventVerbsDisconnected
-	case strings.Contains(rest, "not found") || strings.Contains(rest, "could not load"):
+	case libraryMissing(rest):
 		e.Event = EventVerbsLibraryNotFound
 		if m := verbsLib.FindStringSubmatch(msg); m != nil {
 			e.Library = m[1]
@@ -220,4 +220,12 @@ func classifyVerbs(e *LogEntry) {
 		}
 		e.Peer = p
 	}
+}
+
+// libraryMissing reports a VERBS line saying the RDMA library could not be
+// loaded. "not found" alone is not enough: a verbsPorts device or port that
+// does not exist is reported with those words too.
+func libraryMissing(rest string) bool {
+	lib := strings.Contains(rest, "library") || strings.Contains(rest, ".so")
+	return lib && (strings.Contains(rest, "not found") || strings.Contains(rest, "could not load"))
 }

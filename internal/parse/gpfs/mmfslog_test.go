@@ -149,3 +149,15 @@ func TestMmfsLogErrors(t *testing.T) {
 	_, err = ParseMmfsLog([]byte("Mon Feb 31 10:00:00 2024: [I] no such day\n"))
 	wantParseError(t, err, "mmfs.log", 1)
 }
+
+func TestVerbsPortNotFoundIsNotALibraryProblem(t *testing.T) {
+	log := "2024-03-01_11:00:06.000+0000: [E] VERBS RDMA port mlx5_0/2 not found\n" +
+		"2024-03-01_11:00:07.000+0000: [E] VERBS RDMA library libibverbs.so not found\n"
+	l, err := ParseMmfsLog([]byte(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 2 || l.Entries[0].Event == EventVerbsLibraryNotFound || l.Entries[1].Event != EventVerbsLibraryNotFound {
+		t.Fatalf("entries: %+v", l.Entries)
+	}
+}
