@@ -241,3 +241,14 @@ func TestEverySampleExercised(t *testing.T) {
 		}
 	}
 }
+
+func TestNvidiaFSMinimumVersionAlone(t *testing.T) {
+	in := " GDS release version: 1.16.0.49\n nvidia_fs minimum version: 2.12 libcufile version: 2.12\n ============\n ENVIRONMENT:\n ============\n"
+	c, err := ParseGdscheck([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NvidiaFSMinVersion != "2.12" || c.NvidiaFSVersion != "" {
+		t.Fatalf("min %q version %q", c.NvidiaFSMinVersion, c.NvidiaFSVersion)
+	}
+}

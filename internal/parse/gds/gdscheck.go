@@ -111,7 +111,10 @@ func ParseGdscheck(data []byte) (*Check, error) {
 		case strings.HasPrefix(line, "GDS release version:"):
 			c.GDSVersion = strings.TrimSpace(strings.TrimPrefix(line, "GDS release version:"))
 			continue
-		case strings.HasPrefix(line, "nvidia_fs version:") || strings.HasPrefix(line, "libcufile version:"):
+		case strings.HasPrefix(line, "nvidia_fs version:") || strings.HasPrefix(line, "libcufile version:") ||
+			strings.HasPrefix(line, "nvidia_fs minimum version:"):
+			// "nvidia_fs minimum version: 2.12" stands alone when nvidia_fs
+			// is not loaded.
 			c.version(line)
 			continue
 		}
