@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
 )
 
 var three = []string{"n1", "n2", "n3"}
@@ -373,5 +374,64 @@ step "cmd" "next" { command = "echo next" }
 	}
 	if !slices.Contains(s.fleet.commands(), "n1: echo next") {
 		t.Error("the host must go on")
+	}
+}
+
+func TestTagsSelectSteps(t *testing.T) {
+	src := `
+step "cmd" "a" {
+  tags    = ["config"]
+  command = "echo a"
+}
+step "cmd" "b" {
+  tags    = ["verify"]
+  command = "echo b"
+}
+step "cmd" "c" { command = "echo c" }
+`
+	s := newRun(t, src, []string{"n1"}, ModeApply)
+	s.r.opts.Tags = []string{"verify"}
+	s.r.Run(context.Background())
+	if got := s.fleet.commands(); !slices.Equal(got, []string{"n1: echo b"}) {
+		t.Errorf("--tags verify ran %v", got)
+	}
+	s = newRun(t, src, []string{"n1"}, ModeApply)
+	s.r.opts.SkipTags = []string{"config"}
+	s.r.Run(context.Background())
+	if got := s.fleet.commands(); !slices.Equal(got, []string{"n1: echo b", "n1: echo c"}) {
+		t.Errorf("--skip-tags config ran %v", got)
+	}
+}
+
+func TestBecomeWrapsTheHost(t *testing.T) {
+	s := newRun(t, `
+step "cmd" "root" {
+  become  = "gpfsadm"
+  command = "whoami"
+}
+step "cmd" "plain" { command = "whoami" }
+`, []string{"n1"}, ModeApply)
+	var users []string
+	s.r.opts.Become = func(h module.Host, user string) module.Host {
+		users = append(users, user)
+		return h
+	}
+	s.r.Run(context.Background())
+	if !slices.Equal(users, []string{"gpfsadm"}) {
+		t.Errorf("become wrapped %v; only the become step, as gpfsadm", users)
+	}
+}
+
+func TestDependsOnOrdersAcrossTheFile(t *testing.T) {
+	s := newRun(t, `
+step "cmd" "second" {
+  depends_on = [step.first]
+  command    = "echo second"
+}
+step "cmd" "first" { command = "echo first" }
+`, []string{"n1"}, ModeApply)
+	s.r.Run(context.Background())
+	if got := s.fleet.commands(); !slices.Equal(got, []string{"n1: echo first", "n1: echo second"}) {
+		t.Errorf("order %v", got)
 	}
 }
