@@ -7,6 +7,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/plan"
@@ -24,7 +25,7 @@ func (r *Runner) runCluster(ctx context.Context, s *plan.Step, m plan.Meta, cm m
 		}}
 	for _, h := range batch {
 		obs.Observe(event.HostStarted{Step: s.ID(), Host: h})
-		hctx := r.scope.HostSteps(h, r.results, cty.NilVal, s.Deps)
+		hctx := eval.WithEach(r.scope.HostSteps(h, r.results, cty.NilVal, s.Deps), s.Each)
 		if s.When != nil {
 			ok, diags := condition(s.When, hctx, "when")
 			if diags.HasErrors() {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/plan"
@@ -26,7 +27,7 @@ const (
 // run_once, serial, max_fail_percentage, cluster-wide modules, and steps
 // that read every host's results (per_host).
 func (r *Runner) barrier(s *plan.Step) bool {
-	m, _ := plan.EvalMeta(s, r.scope.Base(), true)
+	m, _ := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), true)
 	if m.RunOnce || m.Serial > 0 || m.SerialPercent > 0 || m.MaxFailPercentage >= 0 {
 		return true
 	}
@@ -49,7 +50,7 @@ func (r *Runner) runSegment(ctx context.Context, steps []*plan.Step) (string, []
 	hostSets := make([]map[string]bool, len(steps))
 	union := map[string]bool{}
 	for i, s := range steps {
-		m, d := plan.EvalMeta(s, r.scope.Base(), false)
+		m, d := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			return "step " + s.ID() + " has invalid arguments", nil, diags

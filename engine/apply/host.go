@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/plan"
@@ -53,7 +54,7 @@ func (r *Runner) hostFor(s *plan.Step, m plan.Meta, name string) module.Host {
 }
 
 func (r *Runner) applyHost(ctx context.Context, s *plan.Step, m plan.Meta, host string) outcome {
-	hctx := r.scope.HostSteps(host, r.results, cty.NilVal, s.Deps)
+	hctx := eval.WithEach(r.scope.HostSteps(host, r.results, cty.NilVal, s.Deps), s.Each)
 	if s.When != nil {
 		ok, diags := condition(s.When, hctx, "when")
 		if diags.HasErrors() {
@@ -78,7 +79,7 @@ func (r *Runner) applyHost(ctx context.Context, s *plan.Step, m plan.Meta, host 
 		o = r.judge(s, o, host)
 		retry := o.status == event.Failed
 		if !retry && s.Until != nil {
-			self := r.scope.HostSteps(host, r.results, o.value, s.Deps)
+			self := eval.WithEach(r.scope.HostSteps(host, r.results, o.value, s.Deps), s.Each)
 			ok, diags := condition(s.Until, self, "until")
 			if diags.HasErrors() {
 				o.status, o.message = event.Failed, "until: "+diagText(diags)
@@ -189,7 +190,7 @@ func (r *Runner) judge(s *plan.Step, o outcome, host string) outcome {
 	if s.ChangedWhen == nil && s.FailedWhen == nil {
 		return o
 	}
-	self := r.scope.HostSteps(host, r.results, o.value, s.Deps)
+	self := eval.WithEach(r.scope.HostSteps(host, r.results, o.value, s.Deps), s.Each)
 	if s.FailedWhen != nil {
 		failed, diags := condition(s.FailedWhen, self, "failed_when")
 		switch {

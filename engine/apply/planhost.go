@@ -6,6 +6,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/plan"
@@ -74,7 +75,7 @@ func (r *Runner) dependsOnDirty(s *plan.Step) bool {
 }
 
 func (r *Runner) probe(ctx context.Context, s *plan.Step, host string) event.PlannedHost {
-	hctx := r.scope.HostSteps(host, nil, cty.NilVal, s.Deps)
+	hctx := eval.WithEach(r.scope.HostSteps(host, nil, cty.NilVal, s.Deps), s.Each)
 	if s.When != nil {
 		v, diags := s.When.Value(hctx)
 		switch {
@@ -113,7 +114,7 @@ func (r *Runner) probe(ctx context.Context, s *plan.Step, host string) event.Pla
 	if d := plan.AttachRange(s.Module.Validate(args), s.DeclRange); d.HasErrors() {
 		return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: diagText(d)}
 	}
-	m, _ := plan.EvalMeta(s, r.scope.Base(), false)
+	m, _ := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
 	h := r.hostFor(s, m, host)
 	pctx := ctx
 	if m.Timeout > 0 {
@@ -131,7 +132,7 @@ func (r *Runner) probe(ctx context.Context, s *plan.Step, host string) event.Pla
 	if resp.Action == module.Change && s.ChangedWhen != nil {
 		// A step declared never to count as changed runs on apply but does
 		// not change the host, by the runbook author's word.
-		if v, d := s.ChangedWhen.Value(r.scope.Base()); !d.HasErrors() && v.IsKnown() && v.Type() == cty.Bool && v.False() {
+		if v, d := s.ChangedWhen.Value(eval.WithEach(r.scope.Base(), s.Each)); !d.HasErrors() && v.IsKnown() && v.Type() == cty.Bool && v.False() {
 			return planned(s, host, module.NoOp, "runs on apply; changed_when = false", nil)
 		}
 	}

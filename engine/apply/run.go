@@ -168,7 +168,7 @@ func (r *Runner) selectedByTags(s *plan.Step) bool {
 	if len(r.opts.Tags) == 0 && len(r.opts.SkipTags) == 0 {
 		return true
 	}
-	m, _ := plan.EvalMeta(s, r.scope.Base(), true)
+	m, _ := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), true)
 	has := func(list []string) bool {
 		for _, t := range m.Tags {
 			for _, want := range list {
@@ -246,7 +246,7 @@ func batches(hosts []string, m plan.Meta) [][]string {
 // the run must stop, and whether the step was left half-done.
 func (r *Runner) runStep(ctx context.Context, s *plan.Step) (string, bool, hcl.Diagnostics) {
 	obs := r.opts.Observer
-	m, diags := plan.EvalMeta(s, r.scope.Base(), false)
+	m, diags := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
 	if diags.HasErrors() {
 		return "step " + s.ID() + " has invalid arguments", false, diags
 	}

@@ -18,9 +18,11 @@ import (
 //	  when   = var.run_gpfs            # optional: ANDed into every included step's when
 //	}
 type Include struct {
-	Name      string
-	Source    string
-	When      hcl.Expression
+	Name   string
+	Source string
+	When   hcl.Expression
+	// ForEach, when set, includes the file once per item; see forEach.
+	ForEach   []EachItem
 	DeclRange hcl.Range
 	// at is how many steps of the including file came before the block.
 	at   int
@@ -28,7 +30,7 @@ type Include struct {
 }
 
 var includeSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "when"}},
+	Attributes: []hcl.AttributeSchema{{Name: "source", Required: true}, {Name: "when"}, {Name: "for_each"}},
 }
 
 func decodeInclude(b *hcl.Block, at int, file string) (*Include, hcl.Diagnostics) {
@@ -55,6 +57,14 @@ func decodeInclude(b *hcl.Block, at int, file string) (*Include, hcl.Diagnostics
 	}
 	if w, ok := content.Attributes["when"]; ok {
 		inc.When = w.Expr
+	}
+	if fe, ok := content.Attributes["for_each"]; ok {
+		items, d := decodeForEach(fe)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return nil, diags
+		}
+		inc.ForEach = items
 	}
 	return inc, diags
 }
@@ -96,30 +106,50 @@ func resolveIncludes(rb *Runbook, incs []*Include, seen map[string]bool) hcl.Dia
 			})
 			continue
 		}
-		sub, d := parseOne(path, src)
-		diags = append(diags, d...)
-		seen[abs] = true
-		diags = append(diags, resolveIncludes(sub, sub.includes, seen)...)
-		delete(seen, abs)
-		for name, s := range sub.Sources {
-			rb.Sources[name] = s
+		instances := inc.ForEach
+		if instances == nil {
+			instances = []EachItem{{}}
 		}
-		for name, f := range sub.Files {
-			rb.Files[name] = f
-		}
-		diags = append(diags, mergeVariables(rb, sub.Variables)...)
-		rb.Locals = append(rb.Locals, sub.Locals...)
-		for _, s := range sub.Steps {
-			if inc.When != nil {
-				if s.When == nil {
-					s.When = inc.When
-				} else {
-					s.When = &andExpr{a: inc.When, b: s.When}
-				}
+		var steps []*Step
+		for i, item := range instances {
+			// Every instance gets its own syntax tree, so that renaming its
+			// step references leaves the others alone.
+			sub, d := parseOne(path, src)
+			if i == 0 {
+				diags = append(diags, d...)
 			}
-			s.Included = inc.Name
+			seen[abs] = true
+			d = resolveIncludes(sub, sub.includes, seen)
+			delete(seen, abs)
+			if i == 0 {
+				diags = append(diags, d...)
+			}
+			if inc.ForEach != nil {
+				diags = append(diags, instantiate(sub, item)...)
+			}
+			if i == 0 {
+				for name, s := range sub.Sources {
+					rb.Sources[name] = s
+				}
+				for name, f := range sub.Files {
+					rb.Files[name] = f
+				}
+				diags = append(diags, mergeVariables(rb, sub.Variables)...)
+				rb.Locals = append(rb.Locals, sub.Locals...)
+			}
+			for _, s := range sub.Steps {
+				if inc.When != nil {
+					if s.When == nil {
+						s.When = inc.When
+					} else {
+						s.When = &andExpr{a: inc.When, b: s.When}
+					}
+				}
+				s.Included = inc.Name
+			}
+			steps = append(steps, sub.Steps...)
 		}
-		slots = append(slots, slot{inc: inc, steps: sub.Steps})
+		slots = append(slots, slot{inc: inc, steps: steps})
 	}
 	// Place included steps after the steps of the same file that preceded
 	// the include block.

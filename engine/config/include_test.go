@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -102,5 +103,85 @@ func TestIncludeErrors(t *testing.T) {
 	_, diags = Load(filepath.Join(dir, "d.hcl"))
 	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Conflicting variable declarations") {
 		t.Fatalf("want conflicting variables, got %v", diags)
+	}
+}
+
+func TestIncludeForEach(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "lib/one.hcl", `
+step "shell" "connect" {
+  command = "connect ${each.value}"
+}
+step "shell" "bench" {
+  depends_on = [step.connect]
+  command    = "bench ${step.connect.stdout} ${per_host.connect["n1"].rc}"
+}
+step "shell" "outside" {
+  command = "${step.first.stdout}"
+}
+`)
+	main := write(t, dir, "main.hcl", `
+step "shell" "first" {
+  command = "1"
+}
+include "transport" {
+  source   = "lib/one.hcl"
+  for_each = ["tcp", "rdma"]
+}
+step "shell" "compare" {
+  command = "${step.bench_rdma.stdout} ${step.bench_tcp.stdout}"
+}`)
+	rb, diags := Load(main)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	var names []string
+	for _, s := range rb.Steps {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, ","); got != "first,connect_tcp,bench_tcp,outside_tcp,connect_rdma,bench_rdma,outside_rdma,compare" {
+		t.Fatalf("steps = %s", got)
+	}
+	bench := rb.Steps[5]
+	if got := bench.DependsOnNames(); len(got) != 1 || got[0] != "connect_rdma" {
+		t.Errorf("depends_on = %v", got)
+	}
+	attrs, _ := bench.Body.JustAttributes()
+	var refs []string
+	for _, tr := range attrs["command"].Expr.Variables() {
+		refs = append(refs, tr.RootName()+"."+tr[1].(hcl.TraverseAttr).Name)
+	}
+	if got := strings.Join(refs, ","); got != "step.connect_rdma,per_host.connect_rdma" {
+		t.Errorf("bench_rdma refers to %s", got)
+	}
+	outside, _ := rb.Steps[3].Body.JustAttributes()
+	if tr := outside["command"].Expr.Variables()[0]; tr[1].(hcl.TraverseAttr).Name != "first" {
+		t.Error("a reference to a step outside the include must not be renamed")
+	}
+	if ev := rb.Steps[1].Each; ev.GetAttr("key").AsString() != "tcp" || ev.GetAttr("value").AsString() != "tcp" {
+		t.Errorf("each = %#v", ev)
+	}
+}
+
+func TestIncludeForEachErrors(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "lib.hcl", `step "shell" "x" { command = "y" }`)
+	for body, want := range map[string]string{
+		`for_each = var.transports`: "Invalid for_each",
+		`for_each = ["a", "a"]`:     "appears twice",
+		`for_each = ["has space"]`:  "cannot be part of a step name",
+		`for_each = 3`:              "list of names or a map",
+	} {
+		p := write(t, dir, "main.hcl", "include \"x\" {\n  source = \"lib.hcl\"\n  "+body+"\n}\n")
+		_, diags := Load(p)
+		found := false
+		for _, d := range diags {
+			if strings.Contains(d.Summary+" "+d.Detail, want) && d.Subject != nil {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: want %q with a range, got %v", body, want, diags)
+		}
 	}
 }

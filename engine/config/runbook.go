@@ -87,6 +87,9 @@ type Step struct {
 
 	// Included names the include block the step came from, if any.
 	Included string
+	// Each is {key, value} for a step made by an include with for_each
+	// (each.key and each.value in its expressions); cty.NilVal otherwise.
+	Each cty.Value
 
 	DeclRange  hcl.Range // the whole block header
 	TypeRange  hcl.Range // the module label

@@ -288,3 +288,12 @@ func SkippedResult(ty cty.Type, host string) cty.Value {
 	attrs["host"] = cty.StringVal(host)
 	return cty.ObjectVal(attrs)
 }
+
+// WithEach adds each.key and each.value to ctx for a step made by an
+// include with for_each (each is cty.NilVal for other steps).
+func WithEach(ctx *hcl.EvalContext, each cty.Value) *hcl.EvalContext {
+	if each != cty.NilVal {
+		ctx.Variables["each"] = each
+	}
+	return ctx
+}

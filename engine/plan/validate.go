@@ -17,8 +17,13 @@ import (
 // references) and the module's own Validate. No host is contacted.
 func Validate(p *Program, scope *eval.Scope) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	ctx := scope.Static()
+	static := scope.Static()
 	for _, s := range p.Steps {
+		ctx := static
+		if s.Each != cty.NilVal {
+			ctx = static.NewChild()
+			ctx.Variables = map[string]cty.Value{"each": s.Each}
+		}
 		_, d := EvalMeta(s, ctx, true)
 		diags = append(diags, d...)
 		for _, pe := range []struct {

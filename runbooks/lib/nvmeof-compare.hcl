@@ -133,104 +133,11 @@ step "nvme_disconnect" "clean_start" {
   on_failure = "continue"
 }
 
-# --- TCP ---
+# --- each transport in turn: connect, check the path, benchmark, disconnect ---
 
-step "nvme_connect" "connect_tcp" {
-  hosts      = local.nvme_initiator
-  transport  = "tcp"
-  address    = var.target_address
-  port       = var.target_port
-  nqn        = var.nqn
-  on_failure = "continue"
-}
-
-step "bench" "bench_tcp" {
-  hosts      = local.nvme_initiator
-  serial     = 1
-  when       = !step.connect_tcp.failed && try(step.connect_tcp.transport == "tcp" && step.connect_tcp.device != "", false)
-  tool       = var.tool
-  path       = step.connect_tcp.device
-  mode       = "randread"
-  block_size = var.block_size
-  threads    = var.threads
-  iodepth    = var.iodepth
-  runtime    = var.runtime
-  on_failure = "continue"
-}
-
-step "bench" "seq_tcp" {
-  hosts      = local.nvme_initiator
-  serial     = 1
-  when       = !step.connect_tcp.failed && try(step.connect_tcp.transport == "tcp" && step.connect_tcp.device != "", false)
-  tool       = var.tool
-  path       = step.connect_tcp.device
-  mode       = "read"
-  block_size = var.seq_block_size
-  threads    = var.threads
-  iodepth    = var.iodepth
-  runtime    = var.runtime
-  on_failure = "continue"
-}
-
-step "nvme_disconnect" "disconnect_tcp" {
-  hosts      = local.nvme_initiator
-  nqn        = var.nqn
-  transport  = "tcp"
-  on_failure = "continue"
-}
-
-# --- RDMA ---
-
-step "nvme_connect" "connect_rdma" {
-  hosts      = local.nvme_initiator
-  transport  = "rdma"
-  address    = var.target_address
-  port       = var.target_port
-  nqn        = var.nqn
-  on_failure = "continue"
-}
-
-step "assert" "rdma_path" {
-  hosts         = local.nvme_initiator
-  when          = !step.connect_rdma.failed
-  condition     = step.connect_rdma.transport == "rdma"
-  error_message = "${var.nqn} on ${host.name} is connected over \"${coalesce(step.connect_rdma.transport, "nothing")}\", not rdma only"
-  on_failure    = "continue"
-}
-
-step "bench" "bench_rdma" {
-  hosts      = local.nvme_initiator
-  serial     = 1
-  when       = !step.connect_rdma.failed && try(step.connect_rdma.transport == "rdma" && step.connect_rdma.device != "", false)
-  tool       = var.tool
-  path       = step.connect_rdma.device
-  mode       = "randread"
-  block_size = var.block_size
-  threads    = var.threads
-  iodepth    = var.iodepth
-  runtime    = var.runtime
-  on_failure = "continue"
-}
-
-step "bench" "seq_rdma" {
-  hosts      = local.nvme_initiator
-  serial     = 1
-  when       = !step.connect_rdma.failed && try(step.connect_rdma.transport == "rdma" && step.connect_rdma.device != "", false)
-  tool       = var.tool
-  path       = step.connect_rdma.device
-  mode       = "read"
-  block_size = var.seq_block_size
-  threads    = var.threads
-  iodepth    = var.iodepth
-  runtime    = var.runtime
-  on_failure = "continue"
-}
-
-step "nvme_disconnect" "disconnect_rdma" {
-  hosts      = local.nvme_initiator
-  nqn        = var.nqn
-  transport  = "rdma"
-  on_failure = "continue"
+include "transport" {
+  source   = "nvmeof-transport.hcl"
+  for_each = ["tcp", "rdma"]
 }
 
 # --- the three lines side by side ---
