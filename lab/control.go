@@ -56,8 +56,34 @@ func Serve(ctx context.Context, opts Options, ready io.Writer) error {
 	}
 	defer os.Remove(pidPath)
 	fmt.Fprintln(ready, "ready")
-	<-ctx.Done()
-	return nil
+	// A lab whose directory was removed (rm -rf of a demo's temporary
+	// directory) can no longer be reached by `lab down`: it stops by itself
+	// when its pid file is gone or names another process.
+	t := time.NewTicker(orphanCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if !ownsPIDFile(pidPath) {
+				return errors.New("the lab directory or its pid file is gone: stopping")
+			}
+		}
+	}
+}
+
+// orphanCheck is how often a running lab checks that its directory is
+// still there.
+const orphanCheck = 2 * time.Second
+
+// ownsPIDFile reports whether path still holds this process's pid.
+func ownsPIDFile(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	return strings.TrimSpace(string(b)) == strconv.Itoa(os.Getpid())
 }
 
 func (l *Lab) control(ln net.Listener) {
