@@ -40,6 +40,7 @@ type Console struct {
 
 	plans     map[string][]event.PlannedHost
 	planOrder []string
+	skips     map[string]*skipTally // apply: hosts skipped per step, summed up at its end
 	planSeen  planCounts
 	aborted   *event.Aborted
 }
@@ -110,6 +111,8 @@ func (c *Console) Observe(e event.Event) {
 	case event.StepFinished:
 		if c.mode == "plan" {
 			c.flushPlan(e.Step)
+		} else {
+			c.flushSkips(e.Step)
 		}
 	case event.PlannedHost:
 		c.planned(e)

@@ -209,3 +209,38 @@ func TestStatusBlockCapped(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+func TestPlanStepSkippedEverywhereIsOneLine(t *testing.T) {
+	out := render(t, Options{Color: "never"}, []event.Event{
+		event.RunStarted{Mode: "plan", Hosts: []string{"a", "b", "c"}, Steps: []string{"bench.tcp", "shell.x"}},
+		event.PlannedHost{Step: "bench.tcp", Host: "a", Action: "skip", Symbol: "-", Summary: "when is false"},
+		event.PlannedHost{Step: "bench.tcp", Host: "b", Action: "skip", Symbol: "-", Summary: "when is false"},
+		event.PlannedHost{Step: "bench.tcp", Host: "c", Action: "skip", Symbol: "-", Summary: "when is false"},
+		event.StepFinished{Step: "bench.tcp"},
+		event.PlannedHost{Step: "shell.x", Host: "a", Action: "skip", Symbol: "-", Summary: "when is false"},
+		event.PlannedHost{Step: "shell.x", Host: "b", Action: "change", Symbol: "~", Summary: "will run"},
+		event.StepFinished{Step: "shell.x"},
+	})
+	if !strings.Contains(out, "- all 3 hosts: when is false") || strings.Count(out, "when is false") != 2 {
+		t.Errorf("plan:\n%s", out)
+	}
+}
+
+func TestApplySkippedHostsSummedUp(t *testing.T) {
+	var evs []event.Event
+	hosts := []string{"a", "b", "c", "d", "e"}
+	evs = append(evs, event.RunStarted{Mode: "apply", Hosts: hosts, Steps: []string{"gds.check"}},
+		event.StepStarted{Step: "gds.check", Hosts: hosts})
+	for _, h := range hosts {
+		evs = append(evs, event.HostFinished{Step: "gds.check", Host: h, Status: event.Skipped, Message: "when is false"})
+	}
+	evs = append(evs, event.StepFinished{Step: "gds.check"})
+	out := render(t, Options{Color: "never"}, evs)
+	if !strings.Contains(out, "all 5 hosts skipped: when is false") || strings.Count(out, "when is false") != 1 {
+		t.Errorf("apply:\n%s", out)
+	}
+	out = render(t, Options{Color: "never", Verbose: true}, evs)
+	if strings.Count(out, "skipped: when is false") != 5 {
+		t.Errorf("-v lists every skipped host:\n%s", out)
+	}
+}

@@ -79,6 +79,12 @@ func (c *Console) flushPlan(step string) {
 		return ps[i].Host < ps[j].Host
 	})
 	c.header(fmt.Sprintf("step %s (%s)", c.text(step), plural(len(ps), "host", "hosts")))
+	if len(ps) > 1 && allSkipped(ps) {
+		// A step skipped everywhere for one reason (a path the site does
+		// not run) is one line, not one per host.
+		c.emit("  " + c.st.dim.Sprint(symbolOf("skip")) + " " + c.text(fmt.Sprintf("all %d hosts: %s", len(ps), orAction(ps[0]))))
+		return
+	}
 	var out []string
 	for _, p := range ps {
 		sym, col := p.Symbol, c.st.dim
@@ -130,4 +136,21 @@ func orUnset(v string) string {
 		return "(unset)"
 	}
 	return v
+}
+
+// allSkipped reports whether every host skips the step for the same reason.
+func allSkipped(ps []event.PlannedHost) bool {
+	for _, p := range ps {
+		if p.Action != "skip" || p.Summary != ps[0].Summary {
+			return false
+		}
+	}
+	return true
+}
+
+func orAction(p event.PlannedHost) string {
+	if p.Summary != "" {
+		return p.Summary
+	}
+	return p.Action
 }

@@ -52,6 +52,13 @@ func (c *Console) stepStarted(e event.StepStarted) {
 	if c.mode == "plan" {
 		return
 	}
+	if c.skips == nil {
+		c.skips = map[string]*skipTally{}
+	}
+	if c.skips[e.Step] == nil {
+		c.skips[e.Step] = &skipTally{}
+	}
+	c.skips[e.Step].hosts += len(e.Hosts)
 	what := plural(len(e.Hosts), "host", "hosts")
 	if e.Batch > 0 {
 		what = fmt.Sprintf("batch %d, %s", e.Batch, what)
@@ -92,6 +99,16 @@ func (c *Console) stepNote(step string) string {
 func (c *Console) hostFinished(e event.HostFinished) {
 	k := key{e.Step, e.Host}
 	c.dropStatus(e.Host)
+	if e.Status == event.Skipped && !c.verbose {
+		// Skipped hosts are summed up in one line at the step's end (-v
+		// lists them).
+		if t := c.skips[e.Step]; t != nil {
+			t.add(e.Host, e.Message)
+			delete(c.progress, k)
+			delete(c.tails, k)
+			return
+		}
+	}
 	delete(c.progress, k)
 	t := c.tails[k]
 	delete(c.tails, k)
@@ -212,4 +229,38 @@ func (c *Console) abort(e event.Aborted) {
 func commandFailed(result map[string]any) bool {
 	rc, ok := result["rc"].(float64)
 	return !ok || rc != 0
+}
+
+// skipTally counts a step's skipped hosts and their reasons.
+type skipTally struct {
+	hosts, skipped int
+	names, reasons []string
+}
+
+func (t *skipTally) add(host, reason string) {
+	t.skipped++
+	t.names = append(t.names, host)
+	for _, r := range t.reasons {
+		if r == reason {
+			return
+		}
+	}
+	t.reasons = append(t.reasons, reason)
+}
+
+// flushSkips prints the step's skipped hosts as one line.
+func (c *Console) flushSkips(step string) {
+	t := c.skips[step]
+	delete(c.skips, step)
+	if t == nil || t.skipped == 0 {
+		return
+	}
+	who := plural(t.skipped, "host", "hosts") + " skipped"
+	switch {
+	case t.skipped == t.hosts && t.hosts > 1:
+		who = fmt.Sprintf("all %d hosts skipped", t.hosts)
+	case t.skipped <= 3:
+		who = strings.Join(t.names, ", ") + " skipped"
+	}
+	c.emit(c.blankCol() + "  " + c.st.skipped.Sprint(who) + ": " + c.text(strings.Join(t.reasons, "; ")))
 }
