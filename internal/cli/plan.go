@@ -56,7 +56,11 @@ EXIT STATUS
 				if err := s.Write(out); err != nil {
 					return fmt.Errorf("save plan: %w", err)
 				}
-				fmt.Fprintf(a.stdout, "Saved the plan to %s. Apply exactly this plan with: prova apply %s\n", out, out)
+				msgTo := a.stdout
+				if f.json {
+					msgTo = a.stderr // stdout carries only JSON lines
+				}
+				fmt.Fprintf(msgTo, "Saved the plan to %s. Apply exactly this plan with: prova apply %s\n", out, out)
 			}
 			if detailed && x.outcome.Changes > 0 {
 				return errChanges
