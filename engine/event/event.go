@@ -205,3 +205,37 @@ func (HostDropped) Kind() string  { return "host_dropped" }
 func (Aborted) Kind() string      { return "aborted" }
 func (RunFinished) Kind() string  { return "run_finished" }
 func (Warning) Kind() string      { return "warning" }
+
+// Value returns the event a pointer points to, so that observers handle
+// events passed either way (the engine passes values).
+func Value(e Event) Event {
+	switch p := e.(type) {
+	case *RunStarted:
+		return *p
+	case *StepStarted:
+		return *p
+	case *HostStarted:
+		return *p
+	case *Output:
+		return *p
+	case *Progress:
+		return *p
+	case *Retry:
+		return *p
+	case *HostFinished:
+		return *p
+	case *StepFinished:
+		return *p
+	case *PlannedHost:
+		return *p
+	case *HostDropped:
+		return *p
+	case *Aborted:
+		return *p
+	case *RunFinished:
+		return *p
+	case *Warning:
+		return *p
+	}
+	return e
+}

@@ -6,33 +6,6 @@ import (
 	"github.com/provadev/prova/engine/event"
 )
 
-// deref turns pointers to events into values.
-func deref(e event.Event) event.Event {
-	switch p := e.(type) {
-	case *event.RunStarted:
-		return *p
-	case *event.StepStarted:
-		return *p
-	case *event.HostStarted:
-		return *p
-	case *event.HostFinished:
-		return *p
-	case *event.StepFinished:
-		return *p
-	case *event.PlannedHost:
-		return *p
-	case *event.HostDropped:
-		return *p
-	case *event.Aborted:
-		return *p
-	case *event.RunFinished:
-		return *p
-	case *event.Warning:
-		return *p
-	}
-	return e
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -125,7 +125,7 @@ func (w *Writer) step(name string) *Step {
 
 func (w *Writer) fold(e event.Event) {
 	r := w.red
-	switch e := deref(e).(type) {
+	switch e := event.Value(e).(type) {
 	case event.RunStarted:
 		w.stepOrder = e.Steps
 		if len(w.rec.Meta.Hosts) == 0 {

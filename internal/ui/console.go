@@ -89,7 +89,7 @@ func (c *Console) Close() error {
 func (c *Console) Observe(e event.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	switch e := deref(e).(type) {
+	switch e := event.Value(e).(type) {
 	case event.RunStarted:
 		c.runStarted(e)
 	case event.StepStarted:
@@ -126,39 +126,6 @@ func (c *Console) Observe(e event.Event) {
 	case event.RunFinished:
 		c.runFinished(e)
 	}
-}
-
-// deref turns pointers to events into values, so observers accept both.
-func deref(e event.Event) event.Event {
-	switch p := e.(type) {
-	case *event.RunStarted:
-		return *p
-	case *event.StepStarted:
-		return *p
-	case *event.HostStarted:
-		return *p
-	case *event.Output:
-		return *p
-	case *event.Progress:
-		return *p
-	case *event.Retry:
-		return *p
-	case *event.HostFinished:
-		return *p
-	case *event.StepFinished:
-		return *p
-	case *event.PlannedHost:
-		return *p
-	case *event.HostDropped:
-		return *p
-	case *event.Aborted:
-		return *p
-	case *event.RunFinished:
-		return *p
-	case *event.Warning:
-		return *p
-	}
-	return e
 }
 
 // text redacts and cleans one piece of text for a single line.

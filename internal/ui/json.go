@@ -65,7 +65,7 @@ func (j *JSON) Err() error {
 // nanoseconds. HostFinished diagnostics become a "diagnostics" array.
 // Every string, keys included, is redacted with r.
 func MarshalEvent(e event.Event, now time.Time, r *redact.Redactor) ([]byte, error) {
-	e = deref(e)
+	e = event.Value(e)
 	raw, err := json.Marshal(e)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s event: %w", e.Kind(), err)

@@ -51,7 +51,7 @@ func TestJSONSchema(t *testing.T) {
 		if i >= len(events) {
 			t.Fatalf("more lines than events")
 		}
-		e := deref(events[i])
+		e := event.Value(events[i])
 		var m map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			t.Fatalf("line %d: %v: %s", i+1, err, sc.Bytes())
