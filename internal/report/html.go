@@ -31,33 +31,15 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	fmt.Fprintf(&b, "<p class=\"verdict verdict-%s\" id=\"verdict\">Verdict: %s: %s.</p>\n", r.Verdict(), strings.ToUpper(r.Verdict()), esc(r.verdictLine()))
 
 	b.WriteString("<table id=\"summary\">\n")
-	row := func(k, v string) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>\n", esc(k), esc(v)) }
-	row("run", r.runLine())
-	row("runbook", withHash(m.Runbook, m.RunbookHash))
-	row("inventory", withHash(m.Inventory, m.InventoryHash))
-	row("prova", orDash(m.ProvaVersion))
-	row("threshold profile", strings.Join(r.Profiles, ", "))
-	row("hosts", hostList(r.Hosts))
-	row("assertions", r.countsLine())
-	if r.Baseline != nil {
-		row("baseline", r.Baseline.Baseline)
-	}
-	if r.Waivers != nil {
-		row("waivers", r.WaiverFile)
+	for _, kv := range r.summaryRows() {
+		fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>\n", esc(kv[0]), esc(kv[1]))
 	}
 	b.WriteString("</table>\n")
 
-	if f := r.Failed(); len(f) > 0 || len(r.StepErrors) > 0 {
+	if fl := r.failureLines(); len(fl) > 0 {
 		b.WriteString("<h2>Failed</h2>\n<ul id=\"failed\">\n")
-		for _, o := range f {
-			s := failureText(o.Step, o.Name, o.Message, o.Measured, o.Threshold)
-			if o.Expired != nil {
-				s += fmt.Sprintf(" [waiver %s expired on %s]", o.Expired.Name, o.Expired.ExpiredOn())
-			}
-			fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", esc(o.Host), esc(s))
-		}
-		for _, e := range r.StepErrors {
-			fmt.Fprintf(&b, "<li><strong>%s</strong> %s: %s: %s</li>\n", esc(e.Host), esc(e.Step), esc(string(e.Status)), esc(e.Message))
+		for _, f := range fl {
+			fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", esc(f.Host), esc(f.Text))
 		}
 		b.WriteString("</ul>\n")
 	}

@@ -15,33 +15,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "# prova report: %s\n\n", md(orDash(m.Runbook)))
 	fmt.Fprintf(&b, "**Verdict: %s**: %s.\n\n", strings.ToUpper(r.Verdict()), r.verdictLine())
 	b.WriteString("| | |\n|---|---|\n")
-	row := func(k, v string) { fmt.Fprintf(&b, "| %s | %s |\n", k, md(v)) }
-	row("run", r.runLine())
-	row("runbook", withHash(m.Runbook, m.RunbookHash))
-	row("inventory", withHash(m.Inventory, m.InventoryHash))
-	row("prova", orDash(m.ProvaVersion))
-	row("threshold profile", strings.Join(r.Profiles, ", "))
-	row("hosts", hostList(r.Hosts))
-	row("assertions", r.countsLine())
-	if r.Baseline != nil {
-		row("baseline", r.Baseline.Baseline)
-	}
-	if r.Waivers != nil {
-		row("waivers", r.WaiverFile)
+	for _, kv := range r.summaryRows() {
+		fmt.Fprintf(&b, "| %s | %s |\n", kv[0], md(kv[1]))
 	}
 	b.WriteString("\n")
 
-	if f := r.Failed(); len(f) > 0 || len(r.StepErrors) > 0 {
+	if fl := r.failureLines(); len(fl) > 0 {
 		b.WriteString("## Failed\n\n")
-		for _, o := range f {
-			s := failureText(o.Step, o.Name, o.Message, o.Measured, o.Threshold)
-			if o.Expired != nil {
-				s += fmt.Sprintf(" [waiver %s expired on %s]", o.Expired.Name, o.Expired.ExpiredOn())
-			}
-			fmt.Fprintf(&b, "- **%s** %s\n", md(o.Host), md(s))
-		}
-		for _, e := range r.StepErrors {
-			fmt.Fprintf(&b, "- **%s** %s: %s: %s\n", md(e.Host), md(e.Step), e.Status, md(e.Message))
+		for _, f := range fl {
+			fmt.Fprintf(&b, "- **%s** %s\n", md(f.Host), md(f.Text))
 		}
 		b.WriteString("\n")
 	}

@@ -117,3 +117,44 @@ func (r *Report) waiverStatus() map[string]string {
 	}
 	return st
 }
+
+// summaryRows are the summary table's rows, shared by every format.
+func (r *Report) summaryRows() [][2]string {
+	m := r.Run.Meta
+	rows := [][2]string{
+		{"run", r.runLine()},
+		{"runbook", withHash(m.Runbook, m.RunbookHash)},
+		{"inventory", withHash(m.Inventory, m.InventoryHash)},
+		{"prova", orDash(m.ProvaVersion)},
+		{"threshold profile", strings.Join(r.Profiles, ", ")},
+		{"hosts", hostList(r.Hosts)},
+		{"assertions", r.countsLine()},
+	}
+	if r.Baseline != nil {
+		rows = append(rows, [2]string{"baseline", r.Baseline.Baseline})
+	}
+	if r.Waivers != nil {
+		rows = append(rows, [2]string{"waivers", r.WaiverFile})
+	}
+	return rows
+}
+
+// failureLine is one entry of the "Failed" list: a host and what failed.
+type failureLine struct{ Host, Text string }
+
+// failureLines lists failed assertions (with expired waivers named) and
+// step errors, shared by every format.
+func (r *Report) failureLines() []failureLine {
+	var out []failureLine
+	for _, o := range r.Failed() {
+		s := failureText(o.Step, o.Name, o.Message, o.Measured, o.Threshold)
+		if o.Expired != nil {
+			s += fmt.Sprintf(" [waiver %s expired on %s]", o.Expired.Name, o.Expired.ExpiredOn())
+		}
+		out = append(out, failureLine{o.Host, s})
+	}
+	for _, e := range r.StepErrors {
+		out = append(out, failureLine{e.Host, fmt.Sprintf("%s: %s: %s", e.Step, e.Status, e.Message)})
+	}
+	return out
+}
