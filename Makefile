@@ -53,10 +53,10 @@ fuzz:
 # loopback; the fan-out table goes to bin/bench-fanout.md (see
 # docs/performance.md; about 10 minutes).
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -v /internal/benchfanout)
-	$(GO) test -run '^$$' -bench 'LoadPlan2000|ApplyScale' -benchmem -count=1 -timeout 30m ./internal/benchfanout
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -v /bench/fanout)
+	$(GO) test -run '^$$' -bench 'LoadPlan2000|ApplyScale' -benchmem -count=1 -timeout 30m ./bench/fanout
 	BENCHFANOUT_PROVA=$(abspath $(BIN)) BENCHFANOUT_MARKDOWN=$(abspath bin/bench-fanout.md) \
-	  $(GO) test -run '^$$' -bench '^BenchmarkFanout$$' -benchtime 15s -count=1 -timeout 60m ./internal/benchfanout
+	  $(GO) test -run '^$$' -bench '^BenchmarkFanout$$' -benchtime 15s -count=1 -timeout 60m ./bench/fanout
 
 # demo starts a 4-node lab with a silent-fallback fault, plans and applies
 # the shipped runbook against it, and stops the lab.

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/provadev/prova/internal/cli"
-	"github.com/provadev/prova/internal/record"
+	"github.com/provadev/prova/internal/evidence/record"
 	"github.com/provadev/prova/lab/labtest"
 )
 
@@ -103,7 +103,7 @@ func TestAcceptanceExpansionBaselineWaiver(t *testing.T) {
 		t.Errorf("report.json verdict %q (%v)", js.Verdict, err)
 	}
 	if need(t, "xmllint") {
-		if out, err := exec.Command("xmllint", "--noout", "--schema", "../internal/report/testdata/junit.xsd",
+		if out, err := exec.Command("xmllint", "--noout", "--schema", "../internal/evidence/report/testdata/junit.xsd",
 			filepath.Join(base.Dir, "report.junit.xml")).CombinedOutput(); err != nil {
 			t.Errorf("JUnit report does not validate: %v\n%s", err, out)
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 	"github.com/provadev/prova/inventory"
 	"github.com/provadev/prova/lab/labtest"
 	"github.com/provadev/prova/modules/assert"
@@ -47,7 +47,7 @@ func TestGDSAndCephRunbooksValidate(t *testing.T) {
 		{cephRunbook, []string{"waive=true", "justification=benchmark cluster"}},
 	} {
 		prog, scope := runbooktest.Load(t, c.rb, inv, runbooktest.Options{Registry: gdsRegistry(), Vars: c.vars})
-		if d := plan.Validate(prog, scope); d.HasErrors() {
+		if d := program.Validate(prog, scope); d.HasErrors() {
 			t.Errorf("%s %v: %s", c.rb, c.vars, d.Error())
 		}
 	}

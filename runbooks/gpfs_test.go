@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/provadev/prova/engine/apply"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 	"github.com/provadev/prova/inventory"
 	"github.com/provadev/prova/lab"
 	"github.com/provadev/prova/lab/labtest"
@@ -29,7 +29,7 @@ func TestGPFSRunbooksValidate(t *testing.T) {
 	}
 	for _, rb := range []string{rdmaRunbook, verifyRunbook} {
 		prog, scope := runbooktest.Load(t, rb, inv, runbooktest.Options{Vars: []string{ports}})
-		if d := plan.Validate(prog, scope); d.HasErrors() {
+		if d := program.Validate(prog, scope); d.HasErrors() {
 			t.Errorf("%s: %s", rb, d.Error())
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/provadev/prova/engine/apply"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 	"github.com/provadev/prova/inventory"
 	"github.com/provadev/prova/lab"
 	"github.com/provadev/prova/lab/labtest"
@@ -47,7 +47,7 @@ func TestNVMeoFRunbookValidates(t *testing.T) {
 		t.Fatal(diags)
 	}
 	prog, scope := runbooktest.Load(t, nvmeofRunbook, inv, nvmeofOptions(apply.ModePlan))
-	if d := plan.Validate(prog, scope); d.HasErrors() {
+	if d := program.Validate(prog, scope); d.HasErrors() {
 		t.Fatal(d.Error())
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/provadev/prova/engine/config"
 	"github.com/provadev/prova/engine/eval"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 	"github.com/provadev/prova/modules/all"
 )
 
@@ -37,7 +37,7 @@ func TestShippedRunbooksValidate(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			prog, diags := plan.Bind(rb, all.Registry())
+			prog, diags := program.Bind(rb, all.Registry())
 			if len(diags) > 0 {
 				t.Fatal(diags.Error())
 			}
@@ -51,7 +51,7 @@ func TestShippedRunbooksValidate(t *testing.T) {
 				t.Fatal(diags.Error())
 			}
 			scope.Locals = locals
-			if diags := plan.Validate(prog, scope); len(diags) > 0 {
+			if diags := program.Validate(prog, scope); len(diags) > 0 {
 				t.Fatal(diags.Error())
 			}
 		})

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/provadev/prova/internal/cli"
-	"github.com/provadev/prova/internal/sshdtest"
+	"github.com/provadev/prova/internal/testkit/sshdtest"
 	"github.com/provadev/prova/lab/labtest"
 )
 

@@ -10,12 +10,12 @@ import (
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 // runCluster runs a ClusterModule step once over the batch's hosts whose
 // when holds, and records every host's result.
-func (r *Runner) runCluster(ctx context.Context, s *plan.Step, m plan.Meta, cm module.ClusterModule, batch []string) []outcome {
+func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta, cm module.ClusterModule, batch []string) []outcome {
 	obs := r.opts.Observer
 	start := time.Now()
 	outcomes := map[string]outcome{}
@@ -38,9 +38,9 @@ func (r *Runner) runCluster(ctx context.Context, s *plan.Step, m plan.Meta, cm m
 			}
 		}
 		if req.Args == cty.NilVal {
-			args, diags := plan.DecodeArgs(s, hctx)
+			args, diags := program.DecodeArgs(s, hctx)
 			if !diags.HasErrors() {
-				diags = append(diags, plan.AttachRange(s.Module.Validate(args), s.DeclRange)...)
+				diags = append(diags, program.AttachRange(s.Module.Validate(args), s.DeclRange)...)
 			}
 			if diags.HasErrors() || !args.IsWhollyKnown() {
 				msg := "arguments still unknown at apply time"
@@ -81,7 +81,7 @@ func (r *Runner) runCluster(ctx context.Context, s *plan.Step, m plan.Meta, cm m
 	return r.finishCluster(s, m, batch, outcomes, start)
 }
 
-func (r *Runner) finishCluster(s *plan.Step, m plan.Meta, batch []string, outcomes map[string]outcome, start time.Time) []outcome {
+func (r *Runner) finishCluster(s *program.Step, m program.Meta, batch []string, outcomes map[string]outcome, start time.Time) []outcome {
 	var out []outcome
 	for _, h := range batch {
 		o := outcomes[h]

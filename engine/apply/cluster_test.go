@@ -14,7 +14,7 @@ import (
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 // pairModule is a ClusterModule: it sees every host of the step at once and
@@ -64,7 +64,7 @@ step "cmd" "after" {
 	reg := module.NewRegistry()
 	reg.Register(cmdModule{})
 	reg.Register(pm)
-	prog, diags := plan.Bind(rb, reg)
+	prog, diags := program.Bind(rb, reg)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

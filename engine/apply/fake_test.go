@@ -17,7 +17,7 @@ import (
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 // fakeHost answers commands from a function and records them.
@@ -227,7 +227,7 @@ func newRun(t interface {
 	}
 	reg := module.NewRegistry()
 	reg.Register(cmdModule{})
-	prog, diags := plan.Bind(rb, reg)
+	prog, diags := program.Bind(rb, reg)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 // Strategies.
@@ -26,15 +26,15 @@ const (
 // barrier reports whether a step needs every host to have reached it:
 // run_once, serial, max_fail_percentage, cluster-wide modules, and steps
 // that read every host's results (per_host).
-func (r *Runner) barrier(s *plan.Step) bool {
-	m, _ := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), true)
+func (r *Runner) barrier(s *program.Step) bool {
+	m, _ := program.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), true)
 	if m.RunOnce || m.Serial > 0 || m.SerialPercent > 0 || m.MaxFailPercentage >= 0 {
 		return true
 	}
 	if _, ok := s.Module.(module.ClusterModule); ok {
 		return true
 	}
-	for _, tr := range plan.References(s.Step, s.Module) {
+	for _, tr := range program.References(s.Step, s.Module) {
 		if tr.RootName() == "per_host" {
 			return true
 		}
@@ -44,13 +44,13 @@ func (r *Runner) barrier(s *plan.Step) bool {
 
 // runSegment runs consecutive non-barrier steps in free order: each host
 // walks through them on its own, bounded by Forks hosts at a time.
-func (r *Runner) runSegment(ctx context.Context, steps []*plan.Step) (string, []string, hcl.Diagnostics) {
+func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (string, []string, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	metas := make([]plan.Meta, len(steps))
+	metas := make([]program.Meta, len(steps))
 	hostSets := make([]map[string]bool, len(steps))
 	union := map[string]bool{}
 	for i, s := range steps {
-		m, d := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
+		m, d := program.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			return "step " + s.ID() + " has invalid arguments", nil, diags

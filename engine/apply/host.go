@@ -12,11 +12,11 @@ import (
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 // runHost runs (or plans) step s on one host and records the outcome.
-func (r *Runner) runHost(ctx context.Context, s *plan.Step, m plan.Meta, host string) outcome {
+func (r *Runner) runHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
 	obs := r.opts.Observer
 	if r.opts.Mode == ModePlan {
 		return r.planHost(ctx, s, host)
@@ -45,7 +45,7 @@ func (r *Runner) runHost(ctx context.Context, s *plan.Step, m plan.Meta, host st
 	return o
 }
 
-func (r *Runner) hostFor(s *plan.Step, m plan.Meta, name string) module.Host {
+func (r *Runner) hostFor(s *program.Step, m program.Meta, name string) module.Host {
 	h := r.opts.Host(name)
 	if m.Become && r.opts.Become != nil {
 		h = r.opts.Become(h, m.BecomeUser)
@@ -53,7 +53,7 @@ func (r *Runner) hostFor(s *plan.Step, m plan.Meta, name string) module.Host {
 	return &streamingHost{Host: h, step: s.ID(), obs: r.opts.Observer}
 }
 
-func (r *Runner) applyHost(ctx context.Context, s *plan.Step, m plan.Meta, host string) outcome {
+func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
 	hctx := eval.WithEach(r.scope.HostSteps(host, r.results, cty.NilVal, s.Deps), s.Each)
 	if s.When != nil {
 		ok, diags := condition(s.When, hctx, "when")
@@ -122,7 +122,7 @@ func (r *Runner) applyHost(ctx context.Context, s *plan.Step, m plan.Meta, host 
 }
 
 // attempt runs the module once, under the step's timeout.
-func (r *Runner) attempt(ctx context.Context, s *plan.Step, m plan.Meta, h module.Host, hctx *hcl.EvalContext) outcome {
+func (r *Runner) attempt(ctx context.Context, s *program.Step, m program.Meta, h module.Host, hctx *hcl.EvalContext) outcome {
 	actx := ctx
 	if m.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -139,9 +139,9 @@ func (r *Runner) attempt(ctx context.Context, s *plan.Step, m plan.Meta, h modul
 		}
 		return statusOf(resp, m)
 	}
-	args, diags := plan.DecodeArgs(s, hctx)
+	args, diags := program.DecodeArgs(s, hctx)
 	if !diags.HasErrors() {
-		diags = append(diags, plan.AttachRange(s.Module.Validate(args), s.DeclRange)...)
+		diags = append(diags, program.AttachRange(s.Module.Validate(args), s.DeclRange)...)
 	}
 	if diags.HasErrors() {
 		return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
@@ -167,7 +167,7 @@ func (r *Runner) attempt(ctx context.Context, s *plan.Step, m plan.Meta, h modul
 	return statusOf(resp, m)
 }
 
-func statusOf(resp module.ApplyResponse, m plan.Meta) outcome {
+func statusOf(resp module.ApplyResponse, m program.Meta) outcome {
 	switch {
 	case resp.Failed && m.Severity == "warn":
 		// A warn-level assertion reports its diagnostics as warnings.
@@ -186,7 +186,7 @@ func statusOf(resp module.ApplyResponse, m plan.Meta) outcome {
 }
 
 // judge applies changed_when and failed_when, which see the result as self.
-func (r *Runner) judge(s *plan.Step, o outcome, host string) outcome {
+func (r *Runner) judge(s *program.Step, o outcome, host string) outcome {
 	if s.ChangedWhen == nil && s.FailedWhen == nil {
 		return o
 	}

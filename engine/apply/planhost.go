@@ -9,11 +9,11 @@ import (
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 // planHost plans step s on one host with every step result unknown.
-func (r *Runner) planHost(ctx context.Context, s *plan.Step, host string) outcome {
+func (r *Runner) planHost(ctx context.Context, s *program.Step, host string) outcome {
 	p := r.probe(ctx, s, host)
 	r.mu.Lock()
 	r.planned = append(r.planned, p)
@@ -43,7 +43,7 @@ func (r *Runner) planHost(ctx context.Context, s *plan.Step, host string) outcom
 	return outcome{status: st}
 }
 
-func planned(s *plan.Step, host string, a module.Action, summary string, changes []module.AttrChange) event.PlannedHost {
+func planned(s *program.Step, host string, a module.Action, summary string, changes []module.AttrChange) event.PlannedHost {
 	p := event.PlannedHost{Step: s.ID(), Host: host, Action: a.String(), Symbol: a.Symbol(), Summary: summary}
 	for _, c := range changes {
 		p.Changes = append(p.Changes, event.Change(c))
@@ -51,7 +51,7 @@ func planned(s *plan.Step, host string, a module.Action, summary string, changes
 	return p
 }
 
-func (r *Runner) dependsOnDirty(s *plan.Step) bool {
+func (r *Runner) dependsOnDirty(s *program.Step) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var walk func(names []string) bool
@@ -74,7 +74,7 @@ func (r *Runner) dependsOnDirty(s *plan.Step) bool {
 	return walk(s.Deps)
 }
 
-func (r *Runner) probe(ctx context.Context, s *plan.Step, host string) event.PlannedHost {
+func (r *Runner) probe(ctx context.Context, s *program.Step, host string) event.PlannedHost {
 	hctx := eval.WithEach(r.scope.HostSteps(host, nil, cty.NilVal, s.Deps), s.Each)
 	if s.When != nil {
 		v, diags := s.When.Value(hctx)
@@ -104,17 +104,17 @@ func (r *Runner) probe(ctx context.Context, s *plan.Step, host string) event.Pla
 		}
 		return planned(s, host, module.NoOp, "holds", nil)
 	}
-	args, diags := plan.DecodeArgs(s, hctx)
+	args, diags := program.DecodeArgs(s, hctx)
 	if diags.HasErrors() {
 		return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: diagText(diags)}
 	}
 	if !args.IsWhollyKnown() {
 		return planned(s, host, module.Unknown, "arguments depend on results of earlier steps", nil)
 	}
-	if d := plan.AttachRange(s.Module.Validate(args), s.DeclRange); d.HasErrors() {
+	if d := program.AttachRange(s.Module.Validate(args), s.DeclRange); d.HasErrors() {
 		return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: diagText(d)}
 	}
-	m, _ := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
+	m, _ := program.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
 	h := r.hostFor(s, m, host)
 	pctx := ctx
 	if m.Timeout > 0 {

@@ -13,7 +13,7 @@ import (
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 // Outcome summarises a run.
@@ -31,7 +31,7 @@ type Outcome struct {
 
 // Runner runs one program.
 type Runner struct {
-	prog  *plan.Program
+	prog  *program.Program
 	scope *eval.Scope
 	inv   Inventory
 	opts  Options
@@ -46,7 +46,7 @@ type Runner struct {
 }
 
 // New prepares a run. The scope must have its locals set.
-func New(prog *plan.Program, scope *eval.Scope, inv Inventory, opts Options) *Runner {
+func New(prog *program.Program, scope *eval.Scope, inv Inventory, opts Options) *Runner {
 	if opts.Forks <= 0 {
 		opts.Forks = DefaultForks
 	}
@@ -82,7 +82,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	out := &Outcome{}
 	var halfDone []string
 	abort := ""
-	var steps []*plan.Step
+	var steps []*program.Step
 	for _, s := range r.prog.Steps {
 		if r.selectedByTags(s) {
 			steps = append(steps, s)
@@ -164,11 +164,11 @@ func (r *Runner) countActive() int {
 	return n
 }
 
-func (r *Runner) selectedByTags(s *plan.Step) bool {
+func (r *Runner) selectedByTags(s *program.Step) bool {
 	if len(r.opts.Tags) == 0 && len(r.opts.SkipTags) == 0 {
 		return true
 	}
-	m, _ := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), true)
+	m, _ := program.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), true)
 	has := func(list []string) bool {
 		for _, t := range m.Tags {
 			for _, want := range list {
@@ -186,7 +186,7 @@ func (r *Runner) selectedByTags(s *plan.Step) bool {
 }
 
 // stepHosts resolves a step's hosts among the hosts still in the run.
-func (r *Runner) stepHosts(s *plan.Step, m plan.Meta) ([]string, hcl.Diagnostics) {
+func (r *Runner) stepHosts(s *program.Step, m program.Meta) ([]string, hcl.Diagnostics) {
 	var names []string
 	switch {
 	case m.HostsList != nil:
@@ -223,7 +223,7 @@ func (r *Runner) stepHosts(s *plan.Step, m plan.Meta) ([]string, hcl.Diagnostics
 }
 
 // batches splits hosts by serial.
-func batches(hosts []string, m plan.Meta) [][]string {
+func batches(hosts []string, m program.Meta) [][]string {
 	size := len(hosts)
 	if m.Serial > 0 {
 		size = m.Serial
@@ -244,9 +244,9 @@ func batches(hosts []string, m plan.Meta) [][]string {
 
 // runStep runs one step on its hosts. It returns a non-empty reason when
 // the run must stop, and whether the step was left half-done.
-func (r *Runner) runStep(ctx context.Context, s *plan.Step) (string, bool, hcl.Diagnostics) {
+func (r *Runner) runStep(ctx context.Context, s *program.Step) (string, bool, hcl.Diagnostics) {
 	obs := r.opts.Observer
-	m, diags := plan.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
+	m, diags := program.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
 	if diags.HasErrors() {
 		return "step " + s.ID() + " has invalid arguments", false, diags
 	}
@@ -319,7 +319,7 @@ func (r *Runner) runStep(ctx context.Context, s *plan.Step) (string, bool, hcl.D
 }
 
 // drop removes a host from the rest of the run.
-func (r *Runner) drop(s *plan.Step, host, reason string) {
+func (r *Runner) drop(s *program.Step, host, reason string) {
 	r.mu.Lock()
 	was := r.active[host]
 	r.active[host] = false

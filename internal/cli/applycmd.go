@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/provadev/prova/engine/apply"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 func (a *app) applyCmd() *cobra.Command {
@@ -27,7 +27,7 @@ EXIT STATUS
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
-			saved, isPlan, err := plan.ReadSaved(path)
+			saved, isPlan, err := program.ReadSaved(path)
 			if err != nil {
 				return err
 			}

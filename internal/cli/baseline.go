@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/provadev/prova/internal/baseline"
-	"github.com/provadev/prova/internal/record"
+	"github.com/provadev/prova/internal/evidence/baseline"
+	"github.com/provadev/prova/internal/evidence/record"
 	"github.com/provadev/prova/inventory"
 )
 

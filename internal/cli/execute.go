@@ -11,7 +11,7 @@ import (
 
 	"github.com/provadev/prova/engine/apply"
 	"github.com/provadev/prova/engine/event"
-	"github.com/provadev/prova/internal/record"
+	"github.com/provadev/prova/internal/evidence/record"
 	"github.com/provadev/prova/internal/ui"
 )
 

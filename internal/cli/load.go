@@ -11,7 +11,7 @@ import (
 
 	"github.com/provadev/prova/engine/config"
 	"github.com/provadev/prova/engine/eval"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 	"github.com/provadev/prova/internal/redact"
 	"github.com/provadev/prova/internal/ui"
 	"github.com/provadev/prova/inventory"
@@ -65,7 +65,7 @@ func (f *runFlags) add(cmd *cobra.Command) {
 // locals evaluated against an inventory.
 type loaded struct {
 	rb      *config.Runbook
-	prog    *plan.Program
+	prog    *program.Program
 	vars    *eval.Variables
 	scope   *eval.Scope
 	inv     *inventory.Inventory
@@ -93,7 +93,7 @@ func isTerminal(w io.Writer) bool {
 
 // loadRunbook parses and binds a runbook. Diagnostics are printed; a
 // non-nil error means the caller must stop.
-func (a *app) loadRunbook(path string) (*config.Runbook, *plan.Program, error) {
+func (a *app) loadRunbook(path string) (*config.Runbook, *program.Program, error) {
 	rb, prog, diags := a.parseAndBind(path)
 	a.printDiags(sourcesOf(rb), diags)
 	if diags.HasErrors() {
@@ -104,12 +104,12 @@ func (a *app) loadRunbook(path string) (*config.Runbook, *plan.Program, error) {
 
 // parseAndBind parses and binds as far as it can, returning every
 // diagnostic: validate goes on to check the steps that did bind.
-func (a *app) parseAndBind(path string) (*config.Runbook, *plan.Program, hcl.Diagnostics) {
+func (a *app) parseAndBind(path string) (*config.Runbook, *program.Program, hcl.Diagnostics) {
 	rb, diags := config.Load(path)
-	var prog *plan.Program
+	var prog *program.Program
 	if rb != nil {
 		var d hcl.Diagnostics
-		prog, d = plan.Bind(rb, all.Registry())
+		prog, d = program.Bind(rb, all.Registry())
 		diags = append(diags, d...)
 	}
 	return rb, prog, diags
@@ -155,7 +155,7 @@ func containsComma(s string) bool {
 }
 
 // prepare resolves variables and locals against inv and builds the scope.
-func (a *app) prepare(rb *config.Runbook, prog *plan.Program, inv *inventory.Inventory, f *runFlags, partial bool) (*loaded, error) {
+func (a *app) prepare(rb *config.Runbook, prog *program.Program, inv *inventory.Inventory, f *runFlags, partial bool) (*loaded, error) {
 	vars, diags := eval.ResolveVariables(rb, eval.Inputs{Env: a.env, Files: f.varFiles, Flags: f.vars, Partial: partial})
 	srcs := map[string][]byte{}
 	for k, v := range rb.Sources {

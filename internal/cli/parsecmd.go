@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/provadev/prova/internal/parse/all"
+	"github.com/provadev/prova/parse/all"
 )
 
 func (a *app) parseCmd() *cobra.Command {

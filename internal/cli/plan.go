@@ -7,7 +7,7 @@ import (
 
 	"github.com/provadev/prova/engine/apply"
 	"github.com/provadev/prova/engine/event"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 func (a *app) planCmd() *cobra.Command {
@@ -50,7 +50,7 @@ EXIT STATUS
 				for i, p := range x.outcome.Planned {
 					planned[i] = apply.RedactPlanned(p, l.redact.String)
 				}
-				s := &plan.Saved{RunID: "", Runbook: args[0], RunbookHash: rb.Hash, Inventory: f.inventory,
+				s := &program.Saved{RunID: "", Runbook: args[0], RunbookHash: rb.Hash, Inventory: f.inventory,
 					InventoryHash: inv.Hash, Limit: f.limit, Tags: f.tags, SkipTags: f.skipTags,
 					VarFlags: a.nonSensitiveVarFlags(l, f.vars), VarFiles: f.varFiles, Planned: planned}
 				if err := s.Write(out); err != nil {

@@ -9,10 +9,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/provadev/prova/internal/baseline"
-	"github.com/provadev/prova/internal/record"
-	"github.com/provadev/prova/internal/report"
-	"github.com/provadev/prova/internal/waiver"
+	"github.com/provadev/prova/internal/evidence/baseline"
+	"github.com/provadev/prova/internal/evidence/record"
+	"github.com/provadev/prova/internal/evidence/report"
+	"github.com/provadev/prova/internal/evidence/waiver"
 )
 
 type reportFlags struct {

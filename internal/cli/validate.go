@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/provadev/prova/engine/eval"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 )
 
 func (a *app) validateCmd() *cobra.Command {
@@ -39,7 +39,7 @@ EXIT STATUS
 					locals, d := eval.EvalLocals(rb, scope.StaticBase())
 					diags = append(diags, d...)
 					scope.Locals = locals
-					diags = append(diags, plan.Validate(prog, scope)...)
+					diags = append(diags, program.Validate(prog, scope)...)
 				}
 			}
 			diags = dedupe(diags)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/provadev/prova/engine/event"
-	"github.com/provadev/prova/internal/golden"
+	"github.com/provadev/prova/internal/testkit/golden"
 	"github.com/provadev/prova/internal/redact"
 )
 

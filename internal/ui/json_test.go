@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/provadev/prova/engine/event"
-	"github.com/provadev/prova/internal/golden"
+	"github.com/provadev/prova/internal/testkit/golden"
 	"github.com/provadev/prova/internal/redact"
 )
 

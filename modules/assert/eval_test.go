@@ -14,7 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/golden"
+	"github.com/provadev/prova/internal/testkit/golden"
 )
 
 func parse(t *testing.T, src string) *hcl.File {

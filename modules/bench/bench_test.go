@@ -7,7 +7,7 @@ import (
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/module/moduletest"
-	"github.com/provadev/prova/internal/samples"
+	"github.com/provadev/prova/internal/testkit/samples"
 )
 
 const elbBody = "tool = \"elbencho\"\npath = \"/dev/nvme1n1\"\nthreads = 16\niodepth = 32\nruntime = \"2s\"\n"

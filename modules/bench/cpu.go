@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/mpstat"
+	"github.com/provadev/prova/parse/mpstat"
 )
 
 // cpuMargin is how many seconds mpstat may run past the benchmark's

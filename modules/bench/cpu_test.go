@@ -9,7 +9,7 @@ import (
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/module/moduletest"
-	"github.com/provadev/prova/internal/samples"
+	"github.com/provadev/prova/internal/testkit/samples"
 )
 
 // mpstat runs alongside: it is started before the benchmark and stopped

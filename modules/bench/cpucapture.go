@@ -9,7 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/mpstat"
+	"github.com/provadev/prova/parse/mpstat"
 )
 
 // CPUCapture is the "cpu_capture" module: mpstat on a host for a while.

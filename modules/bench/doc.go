@@ -9,7 +9,7 @@
 // CPU capture: mpstat -P ALL 1 N (LC_ALL=C, N = runtime + margin) starts
 // in its own session just before the benchmark and is stopped (its context
 // cancelled, which ends the remote process) right after it; the partial
-// output, without Average, is summarised by internal/parse/mpstat. A host
+// output, without Average, is summarised by parse/mpstat. A host
 // without mpstat gets cpu = null and a note in the message, not a failure.
 //
 // Results are read from elbencho's --resfile (a remote temporary file read

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/elbencho"
+	"github.com/provadev/prova/parse/elbencho"
 )
 
 // elbenchoArgv is the elbencho command line, e.g. elbencho -b 4K -t 16

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/fio"
+	"github.com/provadev/prova/parse/fio"
 )
 
 // fioArgv is the fio command line: one job, libaio, time based, JSON.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/bench"
-	"github.com/provadev/prova/internal/parse/perftest"
+	"github.com/provadev/prova/parse/bench"
+	"github.com/provadev/prova/parse/perftest"
 )
 
 // serverDir holds a perftest server's pid and output on its host: one

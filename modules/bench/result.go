@@ -4,7 +4,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/bench"
+	"github.com/provadev/prova/parse/bench"
 )
 
 // result is the outputs as a Go value; nil pointers are null outputs.

@@ -7,7 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/bench"
+	"github.com/provadev/prova/parse/bench"
 	"github.com/provadev/prova/modules/internal/profile"
 )
 

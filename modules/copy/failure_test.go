@@ -16,7 +16,7 @@ import (
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/module/moduletest"
-	"github.com/provadev/prova/internal/parse"
+	"github.com/provadev/prova/parse"
 )
 
 func decode(t *testing.T, src string) (cty.Value, hcl.Diagnostics) {

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse"
+	"github.com/provadev/prova/parse"
 )
 
 // state is a file as found: whether it exists, its checksum and mode.

@@ -9,7 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/gds"
+	"github.com/provadev/prova/parse/gds"
 )
 
 type args struct {

@@ -8,7 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/gpfs"
+	"github.com/provadev/prova/parse/gpfs"
 	"github.com/provadev/prova/modules/internal/gpfscmd"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/module/moduletest"
-	"github.com/provadev/prova/internal/samples"
+	"github.com/provadev/prova/internal/testkit/samples"
 	"github.com/provadev/prova/modules/internal/gpfscmd/gpfsfake"
 )
 

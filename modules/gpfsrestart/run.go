@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/gpfs"
+	"github.com/provadev/prova/parse/gpfs"
 	"github.com/provadev/prova/modules/internal/gpfscmd"
 )
 

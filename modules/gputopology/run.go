@@ -9,7 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/nvtopo"
+	"github.com/provadev/prova/parse/nvtopo"
 )
 
 const command = "nvidia-smi topo -m"

@@ -8,7 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	parseofed "github.com/provadev/prova/internal/parse/ofed"
+	parseofed "github.com/provadev/prova/parse/ofed"
 	"github.com/provadev/prova/modules/internal/gpfscmd"
 )
 

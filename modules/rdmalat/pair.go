@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/perftest"
+	"github.com/provadev/prova/parse/perftest"
 )
 
 func (l *Latency) command(a args, server string) string {

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/perftest"
+	"github.com/provadev/prova/parse/perftest"
 )
 
 // Latency is the rdma_latency module.

@@ -1,5 +1,5 @@
 // Package runbooktest runs a runbook against a lab (lab/labtest) in-process,
-// the way the CLI does (config.Load, plan.Bind, variables, locals,
+// the way the CLI does (config.Load, program.Bind, variables, locals,
 // apply.Runner over real SSH with the lab's key and known_hosts), and
 // returns the outcome and every event, for integration tests.
 //
@@ -23,7 +23,7 @@ import (
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/engine/plan"
+	"github.com/provadev/prova/engine/program"
 	"github.com/provadev/prova/engine/transport/sshconn"
 	"github.com/provadev/prova/inventory"
 	"github.com/provadev/prova/lab"
@@ -70,7 +70,7 @@ type Result struct {
 
 // Load parses, binds and prepares a runbook against an inventory; it fails
 // t on any error diagnostic.
-func Load(t testing.TB, path string, inv *inventory.Inventory, o Options) (*plan.Program, *eval.Scope) {
+func Load(t testing.TB, path string, inv *inventory.Inventory, o Options) (*program.Program, *eval.Scope) {
 	t.Helper()
 	reg := o.Registry
 	if reg == nil {
@@ -78,7 +78,7 @@ func Load(t testing.TB, path string, inv *inventory.Inventory, o Options) (*plan
 	}
 	rb, diags := config.Load(path)
 	fatal(t, "load", diags)
-	prog, diags := plan.Bind(rb, reg)
+	prog, diags := program.Bind(rb, reg)
 	fatal(t, "bind", diags)
 	vars, diags := eval.ResolveVariables(rb, eval.Inputs{Flags: o.Vars})
 	fatal(t, "variables", diags)

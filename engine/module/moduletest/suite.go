@@ -15,7 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/golden"
+	"github.com/provadev/prova/internal/testkit/golden"
 )
 
 // Case is one conformance case: module arguments and the host they run on.

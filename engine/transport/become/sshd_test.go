@@ -11,7 +11,7 @@ import (
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/transport/become"
 	"github.com/provadev/prova/engine/transport/sshconn"
-	"github.com/provadev/prova/internal/sshdtest"
+	"github.com/provadev/prova/internal/testkit/sshdtest"
 )
 
 func TestRealSudoOverSSH(t *testing.T) {

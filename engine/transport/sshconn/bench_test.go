@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/provadev/prova/engine/transport/sshconn"
-	"github.com/provadev/prova/internal/sshdtest"
+	"github.com/provadev/prova/internal/testkit/sshdtest"
 )
 
 // BenchmarkFanout runs a 10-command runbook (trivial commands, back to back

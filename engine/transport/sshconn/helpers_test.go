@@ -10,7 +10,7 @@ import (
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/transport/sshconn"
-	"github.com/provadev/prova/internal/sshdtest"
+	"github.com/provadev/prova/internal/testkit/sshdtest"
 )
 
 // warnings records Warn calls.

@@ -13,7 +13,7 @@ import (
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/transport/sshconn"
 	"github.com/provadev/prova/engine/transport/sshtest"
-	"github.com/provadev/prova/internal/sshdtest"
+	"github.com/provadev/prova/internal/testkit/sshdtest"
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/provadev/prova/internal/samples"
+	"github.com/provadev/prova/internal/testkit/samples"
 	"github.com/provadev/prova/lab/sim"
 )
 

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/provadev/prova/internal/parse/elbencho"
-	"github.com/provadev/prova/internal/parse/fio"
-	"github.com/provadev/prova/internal/parse/mpstat"
-	"github.com/provadev/prova/internal/parse/perftest"
+	"github.com/provadev/prova/parse/elbencho"
+	"github.com/provadev/prova/parse/fio"
+	"github.com/provadev/prova/parse/mpstat"
+	"github.com/provadev/prova/parse/perftest"
 	simmpstat "github.com/provadev/prova/lab/sim/mpstat"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/provadev/prova/internal/samples"
+	"github.com/provadev/prova/internal/testkit/samples"
 	"github.com/provadev/prova/lab/model"
 	"github.com/provadev/prova/lab/sim/simtest"
 )

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/provadev/prova/internal/parse/gds"
+	"github.com/provadev/prova/parse/gds"
 	"github.com/provadev/prova/lab/model"
 	"github.com/provadev/prova/lab/scenario"
 	"github.com/provadev/prova/lab/sim/simtest"

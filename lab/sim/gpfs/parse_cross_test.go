@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	pg "github.com/provadev/prova/internal/parse/gpfs"
+	pg "github.com/provadev/prova/parse/gpfs"
 )
 
 func TestParsersReadSimulatorOutput(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/provadev/prova/internal/samples"
+	"github.com/provadev/prova/internal/testkit/samples"
 )
 
 const enableVerbs = `mmchconfig verbsRdma=enable,verbsPorts="mlx5_0/1 mlx5_1/1"`

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/provadev/prova/internal/samples"
+	"github.com/provadev/prova/internal/testkit/samples"
 )
 
 // sampleLines returns a sample's lines; with cmd, only the output of the

@@ -3,7 +3,7 @@ package nvme
 import (
 	"testing"
 
-	pnvme "github.com/provadev/prova/internal/parse/nvme"
+	pnvme "github.com/provadev/prova/parse/nvme"
 )
 
 // Cross-check: prova's nvme-cli parsers read every output of the simulator,

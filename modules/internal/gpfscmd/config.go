@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/gpfs"
+	"github.com/provadev/prova/parse/gpfs"
 )
 
 // Config runs mmlsconfig -Y on h and parses it.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/gpfs"
+	"github.com/provadev/prova/parse/gpfs"
 )
 
 // DefaultLogPath is the GPFS log of the current daemon run.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/gpfs"
+	"github.com/provadev/prova/parse/gpfs"
 )
 
 // SameNode reports whether two node names mean the same node: equal

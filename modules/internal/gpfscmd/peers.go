@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/gpfs"
+	"github.com/provadev/prova/parse/gpfs"
 )
 
 // VerbsConn runs mmfsadm test verbs conn on h and parses it. A daemon that

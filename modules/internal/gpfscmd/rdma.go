@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/ibdev2netdev"
-	"github.com/provadev/prova/internal/parse/ibstat"
+	"github.com/provadev/prova/parse/ibdev2netdev"
+	"github.com/provadev/prova/parse/ibstat"
 )
 
 // PortsState is what ibstat and ibdev2netdev said on one host.

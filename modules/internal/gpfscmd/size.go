@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse"
+	"github.com/provadev/prova/parse"
 )
 
 // ParseSize reads a GPFS size value: a number of bytes ("4294967296") or a

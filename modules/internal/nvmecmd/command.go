@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/nvme"
+	"github.com/provadev/prova/parse/nvme"
 )
 
 // Transports are the fabrics transports the modules accept.

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/nvme"
+	"github.com/provadev/prova/parse/nvme"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/parse/nvme"
+	"github.com/provadev/prova/parse/nvme"
 )
 
 // State is what list-subsys showed on one host.

@@ -6,6 +6,6 @@
 //
 // It models only what the modules rely on: configuration with node
 // sections, the running daemon's copy of it (taken at startup), and daemon
-// states. Output formats follow internal/parse/gpfs. It is not the lab's
+// states. Output formats follow parse/gpfs. It is not the lab's
 // simulator (lab/sim) and does not run over SSH.
 package gpfsfake

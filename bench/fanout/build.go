@@ -1,0 +1,52 @@
+package benchfanout
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// Module packages of the binaries the harness builds.
+const (
+	provaPkg = "github.com/provadev/prova/cmd/prova"
+	floorPkg = "github.com/provadev/prova/bench/fanout/floor"
+	reapPkg  = "github.com/provadev/prova/bench/fanout/reap"
+)
+
+// Build compiles the floor and reap helpers into dir, and prova too unless
+// prova names an existing binary (BENCHFANOUT_PROVA, e.g. bin/prova from
+// make build). It looks ansible-playbook up in PATH.
+func Build(ctx context.Context, dir, prova string) (Bins, error) {
+	b := Bins{Floor: filepath.Join(dir, "floor"), Reap: filepath.Join(dir, "reap"), Prova: prova}
+	pkgs := map[string]string{b.Floor: floorPkg, b.Reap: reapPkg}
+	if prova == "" {
+		b.Prova = filepath.Join(dir, "prova")
+		pkgs[b.Prova] = provaPkg
+	} else if _, err := os.Stat(prova); err != nil {
+		return b, fmt.Errorf("prova binary: %w", err)
+	}
+	for out, pkg := range pkgs {
+		if err := GoBuild(ctx, out, pkg); err != nil {
+			return b, err
+		}
+	}
+	if p, err := exec.LookPath("ansible-playbook"); err == nil {
+		b.AnsiblePlaybook = p
+	}
+	return b, nil
+}
+
+// GoBuild runs go build -trimpath -o out pkg.
+func GoBuild(ctx context.Context, out, pkg string) error {
+	goBin, err := exec.LookPath("go") // go test puts GOROOT/bin first in PATH
+	if err != nil {
+		return fmt.Errorf("go build %s: %w", pkg, err)
+	}
+	cmd := exec.CommandContext(ctx, goBin, "build", "-trimpath", "-o", out, pkg)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
+	}
+	return nil
+}

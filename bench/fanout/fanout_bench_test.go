@@ -1,0 +1,152 @@
+package benchfanout_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/provadev/prova/bench/fanout"
+)
+
+// BenchmarkFanout runs the 10-step workload on N = 10, 50 and 200 hosts
+// (BENCHFANOUT_HOSTS="10,50,200") with every tool (BENCHFANOUT_TOOLS, a
+// comma-separated subset of floor, prova, openssh, ansible-raw,
+// ansible-command), each as a child process against real sshd on
+// loopback, and prints the table. BENCHFANOUT_PROVA names a prebuilt
+// prova binary (default: go build into a temp dir); BENCHFANOUT_MARKDOWN
+// names a file to write the Markdown table and headlines to. Missing
+// ansible-playbook skips its rows; it never fails the benchmark.
+func BenchmarkFanout(b *testing.B) {
+	if !haveSSHD() {
+		b.Skip("sshd not installed")
+	}
+	sizes, err := parseSizes(os.Getenv("BENCHFANOUT_HOSTS"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := b.Context()
+	lab := benchfanout.StartLab(b)
+	bins, err := benchfanout.Build(ctx, b.TempDir(), os.Getenv("BENCHFANOUT_PROVA"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The floor comes first: the warm-up below runs it.
+	tools := selectTools(benchfanout.Tools(bins), os.Getenv("BENCHFANOUT_TOOLS"))
+	if len(tools) == 0 || tools[0].Name != benchfanout.Floor {
+		b.Fatal("BENCHFANOUT_TOOLS must include floor: every ratio is to it")
+	}
+	var rows []benchfanout.Row
+	for _, n := range sizes {
+		w := workload(b, lab, n)
+		// One unmeasured floor run warms sshd and the page cache.
+		if _, err := w.Run(ctx, tools[0]); err != nil {
+			b.Fatal(err)
+		}
+		for _, tool := range tools {
+			row := benchfanout.Row{Hosts: n, Tool: tool.Name, Skipped: tool.Missing}
+			b.Run(fmt.Sprintf("hosts=%d/%s", n, tool.Name), func(b *testing.B) {
+				if tool.Missing != "" {
+					b.Skip(tool.Missing)
+				}
+				var us []benchfanout.Usage
+				for b.Loop() {
+					u, err := w.Run(ctx, tool)
+					if err != nil {
+						row.Skipped = "failed: " + firstLine(err.Error())
+						b.Fatal(err)
+					}
+					us = append(us, u)
+				}
+				m := benchfanout.Mean(us)
+				row.Runs, row.Usage = len(us), m
+				b.ReportMetric(m.Wall.Seconds(), "wall-s/op")
+				b.ReportMetric(m.CPU().Seconds(), "cpu-s/op")
+				b.ReportMetric(float64(m.MaxRSS)/(1<<20), "peak-MiB")
+				if m.TreePSS > 0 {
+					b.ReportMetric(float64(m.TreePSS)/(1<<20), "pss-MiB")
+				}
+			})
+			rows = append(rows, row)
+		}
+	}
+	fmt.Printf("\nfan-out, %d commands per host (%s), %d CPUs:\n%s\n", benchfanout.Steps,
+		benchfanout.RemoteCommand, runtime.NumCPU(), benchfanout.Text(rows))
+	heads := benchfanout.Headlines(rows)
+	fmt.Println(strings.Join(heads, "\n"))
+	if path := os.Getenv("BENCHFANOUT_MARKDOWN"); path != "" {
+		text := benchfanout.Markdown(rows) + "\n" + "- " + strings.Join(heads, "\n- ") + "\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func workload(b *testing.B, lab *benchfanout.Lab, n int) *benchfanout.Workload {
+	b.Helper()
+	hosts, err := lab.Hosts(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Control sockets need a short path (at most 107 bytes).
+	ctl, err := os.MkdirTemp("", "bf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(ctl) })
+	w, err := benchfanout.NewWorkload(lab, hosts, b.TempDir(), ctl)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return w
+}
+
+func haveSSHD() bool {
+	if _, err := exec.LookPath("sshd"); err == nil {
+		return true
+	}
+	_, err := os.Stat("/usr/sbin/sshd")
+	return err == nil
+}
+
+func parseSizes(s string) ([]int, error) {
+	if s == "" {
+		return []int{10, 50, 200}, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > benchfanout.MaxHosts {
+			return nil, fmt.Errorf("BENCHFANOUT_HOSTS: %q is not a host count from 1 to %d", f, benchfanout.MaxHosts)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func selectTools(all []benchfanout.Tool, names string) []benchfanout.Tool {
+	if names == "" {
+		return all
+	}
+	want := map[string]bool{}
+	for _, n := range strings.Split(names, ",") {
+		want[strings.TrimSpace(n)] = true
+	}
+	var out []benchfanout.Tool
+	for _, t := range all {
+		if want[t.Name] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,61 @@
+package program
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/provadev/prova/engine/event"
+)
+
+// SavedFormat identifies a saved plan file.
+const SavedFormat = "prova-plan/1"
+
+// Saved is a plan written by `plan --out` and applied by `apply FILE`. It
+// records how the plan was made (runbook, inventory, inputs) and what it
+// found per step and host. Sensitive variable values are never saved: they
+// must be given again when the plan is applied.
+type Saved struct {
+	Format        string              `json:"format"`
+	RunID         string              `json:"run_id"`
+	Runbook       string              `json:"runbook"`
+	RunbookHash   string              `json:"runbook_hash"`
+	Inventory     string              `json:"inventory"`
+	InventoryHash string              `json:"inventory_hash"`
+	Limit         string              `json:"limit,omitempty"`
+	Tags          []string            `json:"tags,omitempty"`
+	SkipTags      []string            `json:"skip_tags,omitempty"`
+	VarFlags      []string            `json:"var_flags,omitempty"`
+	VarFiles      []string            `json:"var_files,omitempty"`
+	Planned       []event.PlannedHost `json:"planned"`
+}
+
+// Write saves the plan to path.
+func (s *Saved) Write(path string) error {
+	s.Format = SavedFormat
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o600)
+}
+
+// ReadSaved reads a saved plan. ok is false when path is not a saved plan
+// (it is then a runbook).
+func ReadSaved(path string) (s *Saved, ok bool, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return nil, false, nil
+	}
+	s = &Saved{}
+	if err := json.Unmarshal(b, s); err != nil || s.Format == "" {
+		return nil, false, nil
+	}
+	if s.Format != SavedFormat {
+		return nil, true, fmt.Errorf("%s: unsupported plan format %q (this prova reads %q)", path, s.Format, SavedFormat)
+	}
+	return s, true, nil
+}

@@ -1,0 +1,148 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/provadev/prova/internal/evidence/baseline"
+)
+
+const css = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f3f3f3}td.num{text-align:right}code{font-size:90%}
+.verdict{font-weight:bold;padding:.4em .8em;display:inline-block}.verdict-pass{background:#dfd}.verdict-fail{background:#fdd}
+tr.fail td.v{color:#b00;font-weight:bold}tr.waived td.v{color:#a60}tr.warn td.v{color:#a60}
+.charts{display:flex;flex-wrap:wrap;gap:2em}.chart{overflow:visible}
+svg text{font:11px system-ui,sans-serif;fill:#222}svg .panel-title{font-weight:bold}
+.bar.rdma{fill:#2a6fb0}.bar.tcp{fill:#d9822b}.bar.connected{fill:#3a9a3a}.bar.short{fill:#c33}.bar.expected{fill:#ddd}
+.note{color:#555}`
+
+// WriteHTML renders the report as one self-contained HTML file (inline
+// CSS and SVG, no script, nothing fetched). The markup is well-formed XML
+// too. docs/report.md lists the stable ids and classes.
+func (r *Report) WriteHTML(w io.Writer) error {
+	var b strings.Builder
+	m := r.Run.Meta
+	title := "prova report: " + orDash(m.Runbook)
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>%s</title>\n<style>\n%s\n</style>\n</head>\n<body>\n", esc(title), css)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(title))
+	fmt.Fprintf(&b, "<p class=\"verdict verdict-%s\" id=\"verdict\">Verdict: %s: %s.</p>\n", r.Verdict(), strings.ToUpper(r.Verdict()), esc(r.verdictLine()))
+
+	b.WriteString("<table id=\"summary\">\n")
+	for _, kv := range r.summaryRows() {
+		fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>\n", esc(kv[0]), esc(kv[1]))
+	}
+	b.WriteString("</table>\n")
+
+	if fl := r.failureLines(); len(fl) > 0 {
+		b.WriteString("<h2>Failed</h2>\n<ul id=\"failed\">\n")
+		for _, f := range fl {
+			fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", esc(f.Host), esc(f.Text))
+		}
+		b.WriteString("</ul>\n")
+	}
+
+	if len(r.Lines) > 0 {
+		b.WriteString("<h2>Three lines: RDMA vs TCP</h2>\n<table id=\"three-lines\">\n<tr><th>host</th><th>line</th><th>RDMA</th><th>TCP</th><th>measured</th><th>threshold</th><th>verdict</th><th>raw output</th></tr>\n")
+		for _, l := range r.Lines {
+			var raws []string
+			for _, p := range l.Raw {
+				raws = append(raws, fmt.Sprintf("<a href=\"%s\">%s</a>", esc(p), esc(rawLabel(p, l.Host))))
+			}
+			fmt.Fprintf(&b, "<tr class=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"v\">%s</td><td>%s</td></tr>\n",
+				esc(l.Verdict), esc(l.Host), esc(l.Line), esc(orDash(l.RDMA)), esc(orDash(l.TCP)), esc(l.Measured), esc(orDash(l.Threshold)),
+				esc(l.Verdict), strings.Join(raws, "<br/>"))
+		}
+		b.WriteString("</table>\n<p class=\"note\">Bandwidth is a reference, not a criterion: TCP reaches line rate too.</p>\n")
+	}
+
+	r.htmlCharts(&b)
+
+	if len(r.Versions) > 0 {
+		b.WriteString("<h2>Tool versions</h2>\n<table id=\"versions\">\n<tr><th>tool</th><th>version</th><th>hosts</th></tr>\n")
+		for _, v := range r.Versions {
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", esc(v.Tool), esc(v.Value), esc(hostList(v.Hosts)))
+		}
+		b.WriteString("</table>\n")
+	}
+
+	if r.Baseline != nil {
+		c := r.Baseline
+		fmt.Fprintf(&b, "<h2>Baseline</h2>\n<section id=\"baseline\">\n<p>%s.</p>\n", esc(c.Summary()))
+		baselineTable(&b, "baseline-cluster", c.Cluster)
+		baselineTable(&b, "baseline-hosts", c.Hosts)
+		b.WriteString("</section>\n")
+	}
+
+	if r.Waivers != nil {
+		st := r.waiverStatus()
+		b.WriteString("<h2>Waivers</h2>\n<table id=\"waivers\">\n<tr><th>waiver</th><th>assertion</th><th>hosts</th><th>justification</th><th>expires</th><th>status</th></tr>\n")
+		for _, wv := range r.waiverList() {
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", esc(wv.Name), esc(wv.Assertion),
+				esc(orAll(wv.Hosts)), esc(wv.Justification), esc(wv.ExpiresText), esc(st[wv.Name]))
+		}
+		b.WriteString("</table>\n")
+	}
+
+	b.WriteString("<h2>Assertions by host</h2>\n<table id=\"assertions\">\n<tr><th>host</th><th>step</th><th>check</th><th>measured</th><th>threshold</th><th>verdict</th><th>message</th></tr>\n")
+	for _, h := range r.Hosts {
+		for _, o := range r.Assertions {
+			if o.Host != h {
+				continue
+			}
+			msg := o.Message
+			if o.Waiver != nil {
+				msg = strings.TrimSpace(msg + " (waived: " + o.Waiver.Justification + ")")
+			}
+			fmt.Fprintf(&b, "<tr class=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"v\">%s</td><td>%s</td></tr>\n",
+				esc(o.Verdict), esc(h), esc(o.Step), esc(o.Name), esc(orDash(o.Measured)), esc(orDash(o.Threshold)), esc(o.Verdict), esc(msg))
+		}
+	}
+	b.WriteString("</table>\n</body>\n</html>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *Report) htmlCharts(b *strings.Builder) {
+	if len(r.Latency)+len(r.CPU)+len(r.Peers) == 0 {
+		return
+	}
+	b.WriteString("<h2>Charts</h2>\n<div class=\"charts\">\n")
+	if len(r.Latency) > 0 {
+		var hosts []string
+		var rdma, tcp []*float64
+		for _, p := range r.Latency {
+			hosts, rdma, tcp = append(hosts, p.Host), append(rdma, p.RDMAUs), append(tcp, p.TCPUs)
+		}
+		barChart(b, "chart-latency", "Latency per node, RDMA vs TCP (µs)", hosts, []panel{{title: "latency (µs)", unit: " µs",
+			series: []series{{"RDMA", "rdma", rdma}, {"TCP", "tcp", tcp}}}})
+	}
+	if len(r.CPU) > 0 {
+		var hosts []string
+		var sr, st, br, bt []*float64
+		for _, p := range r.CPU {
+			hosts = append(hosts, p.Host)
+			sr, st, br, bt = append(sr, p.SoftPctRDMA), append(st, p.SoftPctTCP), append(br, p.BusyCoresRDMA), append(bt, p.BusyCoresTCP)
+		}
+		barChart(b, "chart-cpu", "CPU per node at full bandwidth: %soft and busy cores, RDMA vs TCP", hosts, []panel{
+			{title: "%soft", unit: "%", series: []series{{"RDMA", "rdma", sr}, {"TCP", "tcp", st}}},
+			{title: "busy cores", unit: "", series: []series{{"RDMA", "rdma", br}, {"TCP", "tcp", bt}}},
+		})
+	}
+	if len(r.Peers) > 0 {
+		peerChart(b, r.Peers)
+	}
+	b.WriteString("</div>\n")
+}
+
+func baselineTable(b *strings.Builder, id string, rows []baseline.Row) {
+	fmt.Fprintf(b, "<table id=\"%s\">\n<tr><th>host</th><th>metric</th><th>baseline</th><th>now</th><th>change</th><th>tolerance</th><th>verdict</th></tr>\n", id)
+	for _, r := range rows {
+		fmt.Fprintf(b, "<tr class=\"%s\"><td>%s</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"v\">%s</td></tr>\n",
+			esc(r.Verdict), esc(r.HostLabel()), esc(r.Metric), baseline.FormatValue(r.Baseline), baseline.FormatValue(r.Current),
+			esc(r.FormatChange()), esc(r.FormatTolerance()), esc(r.Verdict))
+	}
+	b.WriteString("</table>\n")
+}

@@ -1,0 +1,83 @@
+package gds
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/provadev/prova/parse"
+)
+
+// Gdsio is the output of one or more gdsio runs (and gdsio_verify).
+type Gdsio struct {
+	Results []GdsioResult `json:"results"`
+	// Verified is set by a gdsio_verify "Data Verification Success" (true)
+	// or "Data Verification Failed"/"... Error" (false) line.
+	Verified *bool `json:"verified,omitempty"`
+	// Errors keeps lines that report a failure; Other the remaining lines
+	// (gdsio_verify parameter dumps and the like).
+	Errors []string `json:"errors,omitempty"`
+	Other  []string `json:"other,omitempty"`
+}
+
+// GdsioResult is one "IoType: ... Throughput: ..." summary line.
+type GdsioResult struct {
+	IoType   string `json:"io_type"`   // READ, WRITE, RANDREAD, ...
+	XferType string `json:"xfer_type"` // GPUD (GPUDirect), CPUONLY, CPU_GPU, ...
+	Threads  int    `json:"threads"`
+	// DataSetKiB is the amount transferred and DataSetTotalKiB the amount
+	// asked for ("8363008/8388608(KiB)").
+	DataSetKiB      int64   `json:"dataset_kib"`
+	DataSetTotalKiB int64   `json:"dataset_total_kib"`
+	IOSizeKiB       int64   `json:"io_size_kib"`
+	ThroughputGiBs  float64 `json:"throughput_gib_s"`
+	AvgLatencyUs    float64 `json:"avg_latency_us"`
+	Ops             int64   `json:"ops"`
+	TotalTimeS      float64 `json:"total_time_s"`
+}
+
+var gdsioRe = regexp.MustCompile(`^IoType: (\S+) XferType: (\S+) Threads: (\d+) DataSetSize: (\d+)/(\d+)\(KiB\) IOSize: (\d+)\(KiB\) Throughput: ([0-9.]+) GiB/sec, Avg_Latency: ([0-9.]+) usecs ops: (\d+) total_time ([0-9.]+) secs`)
+
+// ParseGdsio reads gdsio result lines and gdsio_verify output.
+func ParseGdsio(data []byte) (*Gdsio, error) {
+	const tool = "gdsio"
+	g := &Gdsio{Results: []GdsioResult{}}
+	for i, raw := range splitLines(data) {
+		line := strings.TrimSpace(raw)
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "IoType:"):
+			m := gdsioRe.FindStringSubmatch(line)
+			if m == nil {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "unexpected result line"}
+			}
+			r := GdsioResult{IoType: m[1], XferType: m[2]}
+			var errs [8]error
+			r.Threads, errs[0] = strconv.Atoi(m[3])
+			r.DataSetKiB, errs[1] = strconv.ParseInt(m[4], 10, 64)
+			r.DataSetTotalKiB, errs[2] = strconv.ParseInt(m[5], 10, 64)
+			r.IOSizeKiB, errs[3] = strconv.ParseInt(m[6], 10, 64)
+			r.ThroughputGiBs, errs[4] = strconv.ParseFloat(m[7], 64)
+			r.AvgLatencyUs, errs[5] = strconv.ParseFloat(m[8], 64)
+			r.Ops, errs[6] = strconv.ParseInt(m[9], 10, 64)
+			r.TotalTimeS, errs[7] = strconv.ParseFloat(m[10], 64)
+			for _, err := range errs {
+				if err != nil {
+					return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "bad number: " + err.Error()}
+				}
+			}
+			g.Results = append(g.Results, r)
+		case strings.HasPrefix(line, "Data Verification"):
+			ok := strings.Contains(line, "Success")
+			g.Verified = &ok
+			if !ok {
+				g.Errors = append(g.Errors, line)
+			}
+		case failWordRe.MatchString(line):
+			g.Errors = append(g.Errors, line)
+		default:
+			g.Other = append(g.Other, line)
+		}
+	}
+	return g, nil
+}

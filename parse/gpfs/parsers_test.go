@@ -1,0 +1,46 @@
+package gpfs
+
+import (
+	"testing"
+
+	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/internal/testkit/samples"
+)
+
+func TestParsersRegistry(t *testing.T) {
+	r := parse.NewRegistry(Parsers())
+	inputs := map[string][]byte{
+		"mmlsconfig":           []byte(mmlsconfigFull),
+		"mmlsconfig-y":         []byte(yConfig),
+		"mmdiag-config":        []byte("! verbsRdma enable\n"),
+		"mmdiag-config-y":      samples.Read(t, "gpfs/mmdiag-config-Y-changed-column.txt"),
+		"mmdiag-network":       segmentOf(t, "gpfs/mmdiag-network-mrot-tcp-compute-cluster.txt", "mmdiag", 0),
+		"mmgetstate":           samples.Read(t, "gpfs/mmgetstate-N-single-node-cherub-fixture.txt"),
+		"mmgetstate-y":         samples.Read(t, "gpfs/mmgetstate-Y-active.txt"),
+		"mmlscluster":          segmentOf(t, "gpfs/mmlscluster-ccr-7-nodes.txt", "mmlscluster", 0),
+		"mmfsadm-verbs-status": samples.Read(t, "gpfs/mmfsadm-test-verbs-status-started.txt"),
+		"mmfsadm-verbs-conn":   docExample(t),
+		"mmfs-log":             samples.Read(t, "gpfs/mmfs-log-verbs-rdma-closed-connection-errors.txt"),
+		"mmchconfig":           samples.Read(t, "gpfs/mmchconfig-success-propagating-4.2.3.txt"),
+		"mmshutdown":           samples.Read(t, "gpfs/mmshutdown-N-single-node-ok-cherub-fixture.txt"),
+		"mmstartup":            []byte("mmstartup: Starting GPFS ...\n"),
+		"mmaddnode":            samples.Read(t, "gpfs/mmaddnode-partial-failure-unreachable-4.2.3.txt"),
+	}
+	if got := len(r.List()); got != len(inputs) {
+		t.Errorf("%d parsers, want %d", got, len(inputs))
+	}
+	for name, in := range inputs {
+		p, ok := r.Lookup(name)
+		if !ok {
+			t.Errorf("parser %q missing", name)
+			continue
+		}
+		v, err := p.Parse(in)
+		if err != nil || v == nil {
+			t.Errorf("%s: %v, %v", name, v, err)
+		}
+		if v, err := p.Parse([]byte("\x00garbage line\n")); err == nil && v == nil {
+			t.Errorf("%s: nil value without error", name)
+		}
+	}
+}

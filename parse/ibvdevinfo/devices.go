@@ -1,0 +1,64 @@
+package ibvdevinfo
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/provadev/prova/parse"
+)
+
+// DevicesResult is what `ibv_devices` printed.
+type DevicesResult struct {
+	NoDevice bool           `json:"no_device"`
+	Message  string         `json:"message,omitempty"`
+	Devices  []ListedDevice `json:"devices"`
+}
+
+// ListedDevice is one row of ibv_devices.
+type ListedDevice struct {
+	Name     string `json:"device"`
+	NodeGUID string `json:"node_guid"`
+}
+
+const devicesTool = "ibv_devices"
+
+var (
+	devicesHeader = regexp.MustCompile(`^device\s+node GUID$`)
+	dashes        = regexp.MustCompile(`^-+\s+-+$`)
+	hexGUID       = regexp.MustCompile(`^[0-9a-fA-F]{16}$`)
+)
+
+// ParseDevices reads ibv_devices output.
+func ParseDevices(data []byte) (*DevicesResult, error) {
+	res := &DevicesResult{Devices: []ListedDevice{}}
+	var msgs []string
+	header := false
+	for i, raw := range splitLines(data) {
+		line := strings.TrimSpace(raw)
+		fail := func(reason string) error {
+			return &parse.Error{Tool: devicesTool, Line: i + 1, Text: raw, Reason: reason}
+		}
+		switch {
+		case line == "":
+			continue
+		case noDeviceText(line) || strings.HasPrefix(line, "libibverbs: Warning"):
+			msgs = append(msgs, line)
+			continue
+		case devicesHeader.MatchString(line):
+			header = true
+			continue
+		case !header:
+			return nil, fail("expected the 'device  node GUID' header")
+		case dashes.MatchString(line):
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 2 || !hexGUID.MatchString(f[1]) {
+			return nil, fail("expected '<device> <16 hex digit node GUID>'")
+		}
+		res.Devices = append(res.Devices, ListedDevice{Name: f[0], NodeGUID: f[1]})
+	}
+	res.NoDevice = len(res.Devices) == 0
+	res.Message = strings.Join(msgs, "\n")
+	return res, nil
+}

@@ -1,0 +1,216 @@
+package perftest
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/provadev/prova/parse"
+)
+
+var (
+	dashLine = regexp.MustCompile(`^-+$`)
+	title    = regexp.MustCompile(`^(\S+)(?:\s+\S+)*?\s+(BW|Latency)\s+Test$`)
+)
+
+// toolNames maps the first word of a title to the verb in the binary name.
+var toolNames = map[string]string{"RDMA_Write": "write", "RDMA_Read": "read", "Send": "send", "Atomic": "atomic"}
+
+// noDeviceLine reports whether line is one of perftest's "no HCA" messages.
+func noDeviceLine(line string) bool {
+	return strings.HasPrefix(line, "Did not detect devices") ||
+		strings.HasPrefix(line, "If device exists, check if driver is up") ||
+		strings.HasPrefix(line, "Unable to find the Infiniband/RoCE device") ||
+		strings.HasPrefix(line, "No IB devices found") ||
+		(strings.HasPrefix(line, "IB device") && strings.HasSuffix(line, "not found"))
+}
+
+// failureLine reports whether line is a perftest failure message.
+func failureLine(line string) bool {
+	for _, p := range []string{"Couldn't", "Couldnt", "Unable to", "Failed", "failed", "Completion with error",
+		"Error", "ERROR", "Problem", "scnt=", "Client/Server"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// warningLine reports whether line is a warning perftest may print between
+// the rows of a result table.
+func warningLine(line string) bool {
+	return strings.HasPrefix(line, "Conflicting CPU frequency") || strings.HasPrefix(line, "Warning") ||
+		strings.HasPrefix(line, "WARNING")
+}
+
+// Parse reads the output of any latency or bandwidth perftest binary.
+func Parse(data []byte) (*Result, error) {
+	p := parser{res: &Result{}}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i, raw := range lines {
+		if err := p.line(i+1, raw); err != nil {
+			return nil, err
+		}
+	}
+	r := p.res
+	if r.Side == "" && (r.Test != "" || len(r.Columns) > 0) {
+		r.Side = "client"
+	}
+	r.Message = strings.Join(p.msgs, "\n")
+	return r, nil
+}
+
+type parser struct {
+	res        *Result
+	msgs       []string
+	inHeader   bool // after the title, before the addresses
+	inTable    bool
+	tbl        table
+	lastRemote bool // the last address line was a remote one
+}
+
+func (p *parser) fail(n int, raw, reason string) error {
+	tool := p.res.Tool
+	if tool == "" {
+		tool = "perftest"
+	}
+	return &parse.Error{Tool: tool, Line: n, Text: raw, Reason: reason}
+}
+
+func (p *parser) line(n int, raw string) error {
+	r := p.res
+	line := strings.TrimSpace(raw)
+	switch {
+	case line == "":
+		return nil
+	case dashLine.MatchString(line):
+		p.inTable = false
+		return nil
+	case isTableHeader(line):
+		return p.tableHeader(n, raw, line)
+	case p.inTable:
+		switch {
+		case line[0] >= '0' && line[0] <= '9':
+			if reason := p.tbl.parseRow(line, r); reason != "" {
+				return p.fail(n, raw, reason)
+			}
+		case warningLine(line):
+			r.Warnings = append(r.Warnings, line)
+		case failureLine(line):
+			r.Errors = append(r.Errors, line)
+		default:
+			return p.fail(n, raw, "unexpected line in the result table")
+		}
+		return nil
+	case line[0] >= '0' && line[0] <= '9':
+		return p.fail(n, raw, "result row without a table header")
+	case strings.HasPrefix(line, "*"):
+		if strings.Contains(line, "Waiting for client to connect") {
+			r.Side = "server"
+		}
+		return nil
+	case noDeviceLine(line):
+		r.NoDevice = true
+		p.msgs = append(p.msgs, line)
+		return nil
+	case title.MatchString(line) && r.Test == "":
+		m := title.FindStringSubmatch(line)
+		r.Test, p.inHeader = line, true
+		r.Kind = map[string]string{"BW": "bandwidth", "Latency": "latency"}[m[2]]
+		if verb, ok := toolNames[m[1]]; ok {
+			r.Tool = "ib_" + verb + "_" + map[string]string{"BW": "bw", "Latency": "lat"}[m[2]]
+		}
+		return nil
+	case strings.HasPrefix(line, "local address:") || strings.HasPrefix(line, "remote address:"):
+		remote := strings.HasPrefix(line, "remote")
+		_, rest, _ := strings.Cut(line, ":")
+		a, ok := parseAddress(rest)
+		if !ok {
+			return p.fail(n, raw, "expected 'KEY value' pairs after the address label")
+		}
+		if remote {
+			r.Remote = append(r.Remote, a)
+		} else {
+			r.Local = append(r.Local, a)
+		}
+		p.inHeader, p.lastRemote = false, remote
+		return nil
+	case strings.HasPrefix(line, "GID:"):
+		gid := strings.TrimSpace(strings.TrimPrefix(line, "GID:"))
+		if p.lastRemote && len(r.Remote) > 0 {
+			r.Remote[len(r.Remote)-1].GID = gid
+		} else if !p.lastRemote && len(r.Local) > 0 {
+			r.Local[len(r.Local)-1].GID = gid
+		}
+		return nil
+	case strings.HasPrefix(line, "Version:") && r.Test == "":
+		r.Version = strings.TrimSpace(strings.TrimPrefix(line, "Version:"))
+		return nil
+	case failureLine(line):
+		r.Errors = append(r.Errors, line)
+		return nil
+	case p.inHeader && strings.Contains(line, ":"):
+		pairs := splitPairs(line)
+		if pairs == nil {
+			r.Warnings = append(r.Warnings, line)
+			return nil
+		}
+		for _, kv := range pairs {
+			if reason := setHeader(&r.Header, kv[0], kv[1]); reason != "" {
+				return p.fail(n, raw, reason)
+			}
+		}
+		return nil
+	}
+	r.Warnings = append(r.Warnings, line)
+	return nil
+}
+
+func (p *parser) tableHeader(n int, raw, line string) error {
+	r := p.res
+	t, reason := parseTableHeader(line)
+	if reason != "" {
+		return p.fail(n, raw, reason)
+	}
+	if r.Kind != "" && r.Kind != t.kind() {
+		return p.fail(n, raw, r.Kind+" test printed a "+t.kind()+" table")
+	}
+	if len(r.Columns) > 0 && p.tbl.unit != t.unit {
+		return p.fail(n, raw, "second result table with other units")
+	}
+	r.Kind, r.Columns = t.kind(), t.names
+	p.tbl, p.inTable, p.inHeader = t, true, false
+	return nil
+}
+
+// ParseLatency reads latency test output (ib_write_lat, ib_read_lat,
+// ib_send_lat); bandwidth output is a *parse.Error.
+func ParseLatency(data []byte) (*Result, error) { return parseKind(data, "latency") }
+
+// ParseBandwidth reads bandwidth test output (ib_write_bw, ib_read_bw,
+// ib_send_bw); latency output is a *parse.Error.
+func ParseBandwidth(data []byte) (*Result, error) { return parseKind(data, "bandwidth") }
+
+func parseKind(data []byte, kind string) (*Result, error) {
+	r, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if r.Kind != "" && r.Kind != kind {
+		tool := r.Tool
+		if tool == "" {
+			tool = "perftest"
+		}
+		return nil, &parse.Error{Tool: tool, Reason: "this is " + r.Kind + " test output, expected " + kind}
+	}
+	return r, nil
+}
+
+// Parsers returns the `prova parse` entries of this package.
+func Parsers() []parse.Parser {
+	return []parse.Parser{
+		{Name: "perftest-lat", Command: "ib_write_lat / ib_read_lat / ib_send_lat",
+			Parse: func(b []byte) (any, error) { return ParseLatency(b) }},
+		{Name: "perftest-bw", Command: "ib_write_bw / ib_read_bw / ib_send_bw",
+			Parse: func(b []byte) (any, error) { return ParseBandwidth(b) }},
+	}
+}
