@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/provadev/prova/bench/fanout"
 	"github.com/provadev/prova/engine/apply"
 	"github.com/provadev/prova/engine/config"
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/program"
-	"github.com/provadev/prova/bench/fanout"
 	"github.com/provadev/prova/inventory"
 	"github.com/provadev/prova/modules/all"
 )

@@ -9,8 +9,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/provadev/prova/engine/apply"
 	"github.com/provadev/prova/bench/fanout"
+	"github.com/provadev/prova/engine/apply"
 	"github.com/provadev/prova/modules/all"
 )
 

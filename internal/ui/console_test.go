@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/provadev/prova/engine/event"
-	"github.com/provadev/prova/internal/testkit/golden"
 	"github.com/provadev/prova/internal/redact"
+	"github.com/provadev/prova/internal/testkit/golden"
 )
 
 func render(t *testing.T, opts Options, events []event.Event) string {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/provadev/prova/internal/testkit/golden"
 	"github.com/provadev/prova/internal/redact"
+	"github.com/provadev/prova/internal/testkit/golden"
 )
 
 func TestWriteDiagnostics(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/provadev/prova/engine/event"
-	"github.com/provadev/prova/internal/testkit/golden"
 	"github.com/provadev/prova/internal/redact"
+	"github.com/provadev/prova/internal/testkit/golden"
 )
 
 func jsonLines(t *testing.T, events []event.Event) []byte {

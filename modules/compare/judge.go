@@ -7,8 +7,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/parse/bench"
 	"github.com/provadev/prova/modules/internal/profile"
+	"github.com/provadev/prova/parse/bench"
 )
 
 // side is what one transport's results give.

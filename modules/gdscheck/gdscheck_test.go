@@ -14,8 +14,8 @@ import (
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/module/moduletest"
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 // pasted matches what the sample notes call out as not tool output: the

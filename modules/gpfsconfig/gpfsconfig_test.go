@@ -14,9 +14,9 @@ import (
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/module/moduletest"
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
 	"github.com/provadev/prova/modules/internal/gpfscmd/gpfsfake"
+	"github.com/provadev/prova/parse"
 )
 
 func cluster(cfg ...gpfsfake.Entry) *gpfsfake.Cluster {

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/parse/gpfs"
 	"github.com/provadev/prova/modules/internal/gpfscmd"
+	"github.com/provadev/prova/parse/gpfs"
 )
 
 // run is one restart in progress.

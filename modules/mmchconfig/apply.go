@@ -11,8 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/parse/gpfs"
 	"github.com/provadev/prova/modules/internal/gpfscmd"
+	"github.com/provadev/prova/parse/gpfs"
 )
 
 type args struct {

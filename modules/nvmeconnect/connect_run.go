@@ -9,8 +9,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/parse/nvme"
 	"github.com/provadev/prova/modules/internal/nvmecmd"
+	"github.com/provadev/prova/parse/nvme"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -9,8 +9,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/parse/nvme"
 	"github.com/provadev/prova/modules/internal/nvmecmd"
+	"github.com/provadev/prova/parse/nvme"
 )
 
 // Disconnect is the "nvme_disconnect" module. The zero value is ready to use.

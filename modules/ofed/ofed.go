@@ -8,8 +8,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	parseofed "github.com/provadev/prova/parse/ofed"
 	"github.com/provadev/prova/modules/internal/gpfscmd"
+	parseofed "github.com/provadev/prova/parse/ofed"
 )
 
 // OFED is the "ofed" module. The zero value is ready to use.

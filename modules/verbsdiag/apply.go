@@ -8,9 +8,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/modules/internal/gpfscmd"
 	"github.com/provadev/prova/parse/gpfs"
 	parseofed "github.com/provadev/prova/parse/ofed"
-	"github.com/provadev/prova/modules/internal/gpfscmd"
 )
 
 type args struct {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/module/moduletest"
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 const cmd = `^PATH=\$PATH:/usr/lpp/mmfs/bin mmfsadm test verbs status$`

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/provadev/prova/internal/testkit/samples"
 	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/parse/bench"
-	"github.com/provadev/prova/internal/testkit/samples"
 )
 
 func wantErr(t *testing.T, err error, tool string, line int, reason string) {

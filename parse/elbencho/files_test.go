@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/provadev/prova/parse/bench"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse/bench"
 )
 
 func TestCSVFile(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 func fuzzParse[T any](f *testing.F, fn func([]byte) (*T, error)) {

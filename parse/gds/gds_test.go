@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 // pasted matches what the sample notes call out as not tool output: command

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 // fuzzParse seeds f with every gpfs sample plus extra, then checks that fn

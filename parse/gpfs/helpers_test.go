@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 // segment is the output of one command inside a sample that a human pasted

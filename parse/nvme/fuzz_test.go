@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 // TestEverySampleIsTested fails when a sample appears that no test names,

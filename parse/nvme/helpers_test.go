@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 // section returns the lines of sample rel from the first line containing

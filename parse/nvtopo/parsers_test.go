@@ -3,8 +3,8 @@ package nvtopo
 import (
 	"testing"
 
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 func TestParsersRegistry(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse"
 )
 
 func TestTopo2GPUNoNIC(t *testing.T) {

@@ -16,8 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/provadev/prova/engine/event"
-	"github.com/provadev/prova/internal/testkit/golden"
 	"github.com/provadev/prova/internal/redact"
+	"github.com/provadev/prova/internal/testkit/golden"
 )
 
 const secret = "hunter2-s3cr3t"

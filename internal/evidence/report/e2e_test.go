@@ -10,8 +10,8 @@ import (
 	"github.com/provadev/prova/internal/evidence/baseline"
 	"github.com/provadev/prova/internal/evidence/record"
 	"github.com/provadev/prova/internal/evidence/report"
-	"github.com/provadev/prova/internal/testkit/reportfixture"
 	"github.com/provadev/prova/internal/evidence/waiver"
+	"github.com/provadev/prova/internal/testkit/reportfixture"
 )
 
 // TestEndToEnd does what "prova report latest --format md,junit,json,html

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/provadev/prova/internal/testkit/golden"
 	"github.com/provadev/prova/internal/evidence/report"
+	"github.com/provadev/prova/internal/testkit/golden"
 )
 
 func TestGolden(t *testing.T) {

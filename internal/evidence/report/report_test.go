@@ -11,8 +11,8 @@ import (
 	"github.com/provadev/prova/internal/evidence/baseline"
 	"github.com/provadev/prova/internal/evidence/record"
 	"github.com/provadev/prova/internal/evidence/report"
-	"github.com/provadev/prova/internal/testkit/reportfixture"
 	"github.com/provadev/prova/internal/evidence/waiver"
+	"github.com/provadev/prova/internal/testkit/reportfixture"
 )
 
 var now = time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)

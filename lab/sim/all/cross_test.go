@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/provadev/prova/lab/model"
+	"github.com/provadev/prova/lab/scenario"
+	"github.com/provadev/prova/lab/sim/simtest"
 	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/parse/ibdev2netdev"
 	"github.com/provadev/prova/parse/ibstat"
@@ -13,9 +16,6 @@ import (
 	"github.com/provadev/prova/parse/nvtopo"
 	"github.com/provadev/prova/parse/ofed"
 	"github.com/provadev/prova/parse/rdmalink"
-	"github.com/provadev/prova/lab/model"
-	"github.com/provadev/prova/lab/scenario"
-	"github.com/provadev/prova/lab/sim/simtest"
 )
 
 func TestTableHasEveryTool(t *testing.T) {

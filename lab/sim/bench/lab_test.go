@@ -10,13 +10,13 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/provadev/prova/lab"
+	"github.com/provadev/prova/lab/labtest"
+	"github.com/provadev/prova/lab/model"
 	"github.com/provadev/prova/parse/elbencho"
 	"github.com/provadev/prova/parse/mpstat"
 	pnvme "github.com/provadev/prova/parse/nvme"
 	"github.com/provadev/prova/parse/perftest"
-	"github.com/provadev/prova/lab"
-	"github.com/provadev/prova/lab/labtest"
-	"github.com/provadev/prova/lab/model"
 )
 
 const (

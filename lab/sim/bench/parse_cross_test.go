@@ -8,11 +8,11 @@ import (
 	"sync"
 	"testing"
 
+	simmpstat "github.com/provadev/prova/lab/sim/mpstat"
 	"github.com/provadev/prova/parse/elbencho"
 	"github.com/provadev/prova/parse/fio"
 	"github.com/provadev/prova/parse/mpstat"
 	"github.com/provadev/prova/parse/perftest"
-	simmpstat "github.com/provadev/prova/lab/sim/mpstat"
 )
 
 // Cross-check: prova's parsers read what the benchmark simulators print

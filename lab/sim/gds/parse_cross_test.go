@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/provadev/prova/parse/gds"
 	"github.com/provadev/prova/lab/model"
 	"github.com/provadev/prova/lab/scenario"
 	"github.com/provadev/prova/lab/sim/simtest"
+	"github.com/provadev/prova/parse/gds"
 )
 
 // Cross-check: prova's gdscheck parser reads what the simulator prints for

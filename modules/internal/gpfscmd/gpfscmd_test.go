@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/provadev/prova/internal/testkit/samples"
 	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/parse/gpfs"
-	"github.com/provadev/prova/internal/testkit/samples"
 )
 
 func TestParseSize(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/provadev/prova/engine/module/moduletest"
-	"github.com/provadev/prova/parse/nvme"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/parse/nvme"
 )
 
 func state(nqn, subsys string, ctrls ...string) *State {
