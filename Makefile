@@ -4,7 +4,7 @@ BIN      ?= bin/prova
 PKGS     ?= ./...
 FUZZTIME ?= 20s
 
-.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden fuzz bench demo clean
+.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden fuzz bench demo dist dist-check test-packages clean
 
 all: lint build test
 
@@ -63,5 +63,19 @@ bench: build
 demo: build
 	./examples/demo.sh $(BIN)
 
+# dist builds the release: static binaries for linux/amd64 and arm64, a DEB
+# and an RPM per architecture, and SHA256SUMS in dist/ (docs/install.md).
+dist:
+	./scripts/dist.sh
+
+# dist-check builds the release twice and proves the two are identical.
+dist-check:
+	./scripts/dist-check.sh
+
+# test-packages installs the DEB (as root), checks it and removes it; CI
+# runs it after make test.
+test-packages:
+	./scripts/test-packages.sh
+
 clean:
-	rm -rf bin .prova .prova-lab
+	rm -rf bin dist .prova .prova-lab

@@ -60,6 +60,9 @@ func (a *app) labUpCmd() *cobra.Command {
 				return err
 			}
 			opts.Binary = bin
+			if opts.Scenario, err = findScenario(opts.Scenario, a.env); err != nil {
+				return err
+			}
 			st, err := lab.Up(cmd.Context(), opts, timeout)
 			if err != nil {
 				return err
@@ -74,7 +77,7 @@ func (a *app) labUpCmd() *cobra.Command {
 		},
 	}
 	c.Flags().IntVar(&opts.Nodes, "nodes", 0, "number of nodes (default: the scenario's, else 3)")
-	c.Flags().StringVar(&opts.Scenario, "scenario", "", "scenario file (default: every node healthy)")
+	c.Flags().StringVar(&opts.Scenario, "scenario", "", "scenario file, or the name of a shipped one such as gpfs-firewall (default: every node healthy)")
 	c.Flags().StringVar(&opts.Dir, "dir", labDefaultDir, "lab state directory")
 	c.Flags().DurationVar(&timeout, "timeout", 2*time.Minute, "how long to wait for the nodes to answer")
 	return c

@@ -92,5 +92,6 @@ EXIT STATUS
 	for _, c := range a.commands() {
 		root.AddCommand(c)
 	}
+	root.AddCommand(a.docsCmd(a.rootCmd))
 	return root
 }
