@@ -28,9 +28,14 @@ fi
 
 rm -rf "$out"
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 for arch in $archs; do
   CGO_ENABLED=0 GOOS=linux GOARCH=$arch go build -trimpath -buildvcs=true -ldflags='-s -w -buildid=' \
     -o "$out/prova-linux-$arch" ./cmd/prova
+  go version -m "$out/prova-linux-$arch" | grep -q "vcs.revision=$rev" || {
+    echo "dist: $out/prova-linux-$arch carries no VCS revision (build from a git clone, not a linked worktree or an export)" >&2
+    exit 1
+  }
 done
 
 # Man pages and completions come from the command tree of a binary that
@@ -46,7 +51,7 @@ for arch in $archs; do
   mkdir -p "$stage"
   cp "$out/prova-linux-$arch" "$stage/prova"
   cp -r "$gen/man" "$gen/completion" "$stage/"
-  sed -e "s|@ARCH@|$arch|g" -e "s|@VERSION@|$pkgver|g" -e "s|@STAGE@|./$stage|g" packaging/nfpm.yaml >"$out/nfpm-$arch.yaml"
+  sed -e "s|@ARCH@|$arch|g" -e "s|@VERSION@|$pkgver|g" -e "s|@STAGE@|$stage|g" packaging/nfpm.yaml >"$out/nfpm-$arch.yaml"
   for p in deb rpm; do
     $nfpm package --config "$out/nfpm-$arch.yaml" --packager $p --target "$out/" >/dev/null
   done
