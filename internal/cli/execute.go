@@ -30,8 +30,11 @@ type execution struct {
 
 // observer builds the console or JSON observer on stdout.
 func (a *app) observer(l *loaded, f *runFlags) (event.Observer, func() error, error) {
+	if f.jsonOutput {
+		f.json = true
+	}
 	if f.json {
-		j := ui.NewJSON(a.stdout, l.redact)
+		j := ui.NewJSON(a.stdout, l.redact).WithOutput(f.jsonOutput)
 		return j, j.Err, nil
 	}
 	c := ui.NewConsole(a.stdout, ui.Options{Color: a.color, Env: a.env, IsTerminal: isTerminal(a.stdout),

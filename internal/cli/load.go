@@ -27,12 +27,14 @@ type runFlags struct {
 	varFiles  []string
 	forks     int
 	json      bool
-	verbose   bool
-	tags      []string
-	skipTags  []string
-	strategy  string
-	baseline  string
-	onlyNew   bool
+	// jsonOutput adds every output line to the JSON stream (implies json).
+	jsonOutput bool
+	verbose    bool
+	tags       []string
+	skipTags   []string
+	strategy   string
+	baseline   string
+	onlyNew    bool
 
 	sshConfig     string
 	sshAcceptNew  bool
@@ -50,7 +52,8 @@ func (f *runFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.inventory, "inventory", "i", "", "inventory: an HCL, Ansible INI or YAML file, or a comma-separated host list")
 	cmd.Flags().StringVarP(&f.limit, "limit", "l", "", "limit the run to hosts matching this pattern")
 	cmd.Flags().IntVarP(&f.forks, "forks", "f", 50, "at most this many hosts run a step at once")
-	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON-lines events instead of the console output")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON-lines events instead of the console output, ending with a summary event")
+	cmd.Flags().BoolVar(&f.jsonOutput, "json-output", false, "with --json (implied), also print every line the commands print as output events")
 	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "print every line every command prints")
 	cmd.Flags().StringSliceVar(&f.tags, "tags", nil, "run only steps with one of these tags")
 	cmd.Flags().StringSliceVar(&f.skipTags, "skip-tags", nil, "skip steps with one of these tags")

@@ -25,7 +25,7 @@ func TestConcurrentObservers(t *testing.T) {
 			var cb, jb bytes.Buffer
 			red := redact.New(secret)
 			con := NewConsole(&cb, Options{Color: "always", Verbose: true, IsTerminal: term, Redact: red})
-			js := NewJSON(&jb, red)
+			js := NewJSON(&jb, red).WithOutput(true)
 			obs := event.Multi{con, js}
 			obs.Observe(event.RunStarted{Mode: "apply", Hosts: hs, Steps: []string{"s"}})
 			obs.Observe(event.StepStarted{Step: "s", Hosts: hs})
@@ -58,7 +58,7 @@ func TestConcurrentObservers(t *testing.T) {
 			if strings.Contains(cb.String()+jb.String(), secret) {
 				t.Error("secret leaked")
 			}
-			want := 2 + nHosts*(2*nLines+1) + 1
+			want := 2 + nHosts*(2*nLines+1) + 2 // run_finished and summary
 			if n := strings.Count(jb.String(), "\n"); n != want {
 				t.Errorf("%d JSON lines, want %d", n, want)
 			}

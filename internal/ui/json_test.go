@@ -19,7 +19,7 @@ import (
 func jsonLines(t *testing.T, events []event.Event) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	j := NewJSON(&b, redact.New(secret)).WithClock(func() time.Time { return t0.Add(time.Second) })
+	j := NewJSON(&b, redact.New(secret)).WithClock(func() time.Time { return t0.Add(time.Second) }).WithOutput(true)
 	for _, e := range events {
 		j.Observe(e)
 	}
@@ -47,7 +47,13 @@ func TestJSONSchema(t *testing.T) {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<20)
 	i := 0
+	summaries := 0
 	for ; sc.Scan(); i++ {
+		if strings.HasPrefix(sc.Text(), `{"type":"summary",`) {
+			summaries++
+			i--
+			continue
+		}
 		if i >= len(events) {
 			t.Fatalf("more lines than events")
 		}
@@ -80,6 +86,15 @@ func TestJSONSchema(t *testing.T) {
 	}
 	if i != len(events) {
 		t.Errorf("%d lines for %d events", i, len(events))
+	}
+	finished := 0
+	for _, e := range events {
+		if _, ok := event.Value(e).(event.RunFinished); ok {
+			finished++
+		}
+	}
+	if summaries != finished {
+		t.Errorf("%d summary lines, want one after each of the %d run_finished", summaries, finished)
 	}
 }
 
@@ -121,7 +136,7 @@ func TestJSONTime(t *testing.T) {
 		event.RunFinished{Mode: "apply"},
 	})
 	ls := strings.Split(strings.TrimSpace(string(out)), "\n")
-	want := []string{`"time":"2026-01-02T03:04:05.000000006+01:00"`, `"time":"2026-11-30T02:15:01Z"`, `"time":"2026-11-30T02:15:01Z"`}
+	want := []string{`"time":"2026-01-02T03:04:05.000000006+01:00"`, `"time":"2026-11-30T02:15:01Z"`, `"time":"2026-11-30T02:15:01Z"`, `"type":"summary","time":"2026-11-30T02:15:01Z"`}
 	for i, w := range want {
 		if !strings.Contains(ls[i], w) {
 			t.Errorf("line %d: want %s in %s", i+1, w, ls[i])

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/provadev/prova/engine/event"
-	"github.com/provadev/prova/internal/ui"
+	"github.com/provadev/prova/internal/evidence/wire"
 )
 
 // Version is the format version of run.json; Load refuses newer ones.
@@ -91,9 +91,9 @@ type HostResult struct {
 	Severity  string       `json:"severity,omitempty"`
 	// Result is the step result object, without stdout and stderr, which
 	// are in Raw.
-	Result      map[string]any  `json:"result,omitempty"`
-	Checks      []event.Check   `json:"checks,omitempty"`
-	Diagnostics []ui.Diagnostic `json:"diagnostics,omitempty"`
+	Result      map[string]any    `json:"result,omitempty"`
+	Checks      []event.Check     `json:"checks,omitempty"`
+	Diagnostics []wire.Diagnostic `json:"diagnostics,omitempty"`
 	// Raw maps an output name (stdout, stderr, an evidence name) to its
 	// file, relative to the record directory (read it with ReadRaw).
 	Raw map[string]string `json:"raw,omitempty"`

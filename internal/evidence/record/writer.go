@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/evidence/wire"
 	"github.com/provadev/prova/internal/redact"
-	"github.com/provadev/prova/internal/ui"
 )
 
 // Writer builds a run record from events. It is an event.Observer, safe
@@ -98,7 +98,7 @@ func (w *Writer) Observe(e event.Event) {
 	if w.closed {
 		return
 	}
-	if b, err := ui.MarshalEvent(e, w.now(), w.red); err != nil {
+	if b, err := wire.MarshalEvent(e, w.now(), w.red); err != nil {
 		w.fail(err)
 	} else if _, err := w.events.Write(b); err != nil {
 		w.fail(fmt.Errorf("write %s: %w", eventsFile, err))
@@ -185,7 +185,7 @@ func (w *Writer) hostResult(e event.HostFinished) HostResult {
 		Message:     r.String(e.Message),
 		DurationS:   e.Duration.Seconds(),
 		Severity:    e.Severity,
-		Diagnostics: ui.DiagnosticsJSON(e.Diagnostics, r),
+		Diagnostics: wire.DiagnosticsJSON(e.Diagnostics, r),
 	}
 	if len(hr.Diagnostics) == 0 {
 		hr.Diagnostics = nil

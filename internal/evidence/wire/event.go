@@ -1,0 +1,71 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/redact"
+)
+
+// MarshalEvent encodes e as one JSON line ending in a newline:
+// {"type": e.Kind(), "time": ..., <the event's fields>}. "time" is the
+// event's own time when it has one, else now, in RFC 3339 with
+// nanoseconds. HostFinished diagnostics become a "diagnostics" array.
+// Every string, keys included, is redacted with r.
+func MarshalEvent(e event.Event, now time.Time, r *redact.Redactor) ([]byte, error) {
+	e = event.Value(e)
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s event: %w", e.Kind(), err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("encode %s event: %w", e.Kind(), err)
+	}
+	if red, ok := r.Any(m).(map[string]any); ok {
+		m = red
+	}
+	if hf, ok := e.(event.HostFinished); ok && len(hf.Diagnostics) > 0 {
+		m["diagnostics"] = DiagnosticsJSON(hf.Diagnostics, r)
+	}
+	if t, ok := m["time"].(string); !ok || t == "" || t == (time.Time{}).Format(time.RFC3339Nano) {
+		m["time"] = now.UTC().Format(time.RFC3339Nano)
+	}
+	m["type"] = e.Kind()
+
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if k != "type" && k != "time" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	keys = append([]string{"type", "time"}, keys...)
+
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(k); err != nil {
+			return nil, fmt.Errorf("encode %s event: %w", e.Kind(), err)
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		if err := enc.Encode(m[k]); err != nil {
+			return nil, fmt.Errorf("encode %s event field %s: %w", e.Kind(), k, err)
+		}
+		b.Truncate(b.Len() - 1)
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
