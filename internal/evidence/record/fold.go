@@ -46,7 +46,7 @@ func ordered(names []string, order []string) []string {
 
 // sortSteps puts steps in run order; steps the run did not announce keep
 // the order they were first seen in, after the others.
-func (w *Writer) sortSteps() {
+func (w *builder) sortSteps() {
 	idx := indexOf(w.stepOrder)
 	rank := func(s string) int {
 		if i, ok := idx[s]; ok {
@@ -62,7 +62,7 @@ func (w *Writer) sortSteps() {
 
 // halfDone lists the steps a run that did not end normally left started
 // but not finished on all their hosts.
-func (w *Writer) halfDone() []string {
+func (w *builder) halfDone() []string {
 	if w.rec.Aborted == nil && w.finished && w.rec.Status != StatusInterrupted {
 		return nil // RunFinished came, nothing stopped the run
 	}
@@ -90,7 +90,7 @@ func union(a, b []string) []string {
 	return a
 }
 
-func (w *Writer) anyFailed() bool {
+func (w *builder) anyFailed() bool {
 	for _, s := range w.rec.Steps {
 		for _, h := range s.Hosts {
 			if h.Status == event.Failed || h.Status == event.Unreachable {
@@ -102,7 +102,7 @@ func (w *Writer) anyFailed() bool {
 }
 
 // countTallies counts outcomes per host when no RunFinished brought them.
-func (w *Writer) countTallies() map[string]event.Tally {
+func (w *builder) countTallies() map[string]event.Tally {
 	t := map[string]event.Tally{}
 	for _, h := range w.rec.Meta.Hosts {
 		t[h] = event.Tally{}
@@ -133,7 +133,7 @@ func (w *Writer) countTallies() map[string]event.Tally {
 // assertions flattens the checks of every step and host, in run order. An
 // assertion step that reported no checks counts as one check named after
 // the step.
-func (w *Writer) assertions() []Assertion {
+func (w *builder) assertions() []Assertion {
 	out := []Assertion{}
 	for _, s := range w.rec.Steps {
 		for _, h := range ordered(sortedKeys(s.Hosts), w.rec.Meta.Hosts) {

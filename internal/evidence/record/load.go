@@ -7,7 +7,11 @@ import (
 	"path/filepath"
 )
 
-// Load reads the record in dir (or the run.json file named by dir).
+// Load reads the record in dir (or the run.json file named by dir). It
+// reads both layouts (version 1 and 2). A record whose run never closed
+// it (status "running": prova was killed, or is still running) is
+// rebuilt from events.jsonl, which holds every finished host-step, and
+// comes back with Status StatusIncomplete and Incomplete set.
 func Load(dir string) (*Record, error) {
 	if filepath.Base(dir) == runFile {
 		if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
@@ -25,20 +29,13 @@ func Load(dir string) (*Record, error) {
 	if rec.Version < 1 || rec.Version > Version {
 		return nil, fmt.Errorf("load run record %s: format version %d, this prova reads up to %d", dir, rec.Version, Version)
 	}
+	if rec.Status == StatusRunning {
+		rb, err := rebuild(dir, rec)
+		if err != nil {
+			return nil, fmt.Errorf("load run record %s: the run never finished its record, and rebuilding it from %s failed: %w", dir, eventsFile, err)
+		}
+		rec = *rb
+	}
 	rec.Dir = dir
 	return &rec, nil
-}
-
-// ReadRaw returns a raw output file named by a HostResult.Raw path. Paths
-// leaving the record directory are refused.
-func (r *Record) ReadRaw(rel string) ([]byte, error) {
-	p := filepath.FromSlash(rel)
-	if !filepath.IsLocal(p) {
-		return nil, fmt.Errorf("read raw output %q: path leaves the record", rel)
-	}
-	b, err := os.ReadFile(filepath.Join(r.Dir, p))
-	if err != nil {
-		return nil, fmt.Errorf("read raw output: %w", err)
-	}
-	return b, nil
 }

@@ -8,7 +8,12 @@ import (
 )
 
 // Version is the format version of run.json; Load refuses newer ones.
-const Version = 1
+// Version 1 kept raw outputs as raw/<step>/<host>.<name>.txt and every
+// event, per-line output included, in events.jsonl; version 2 keeps raw
+// outputs once per distinct content, gzip-compressed, as
+// raw/sha256/<hex>.gz, and leaves output and progress events out of
+// events.jsonl. Load reads both.
+const Version = 2
 
 const (
 	runFile    = "run.json"
@@ -23,6 +28,10 @@ const (
 	StatusFailed      = "failed"
 	StatusAborted     = "aborted"
 	StatusInterrupted = "interrupted"
+	// StatusIncomplete is what Load reports for a record whose run never
+	// closed it (prova was killed, or is still running): rebuilt from
+	// events.jsonl, it holds what happened up to the last event written.
+	StatusIncomplete = "incomplete"
 )
 
 // Unfinished is the status of a host that started a step and never
@@ -44,6 +53,8 @@ type Meta struct {
 	Vars     map[string]any `json:"vars,omitempty"`
 	Hosts    []string       `json:"hosts"`
 	Baseline string         `json:"baseline,omitempty"` // run ID or directory
+	// PID is the prova process that wrote the record.
+	PID int `json:"pid,omitempty"`
 }
 
 // Record is the content of run.json.
@@ -59,6 +70,12 @@ type Record struct {
 	Assertions []Assertion            `json:"assertions"`
 	Dropped    []Dropped              `json:"dropped,omitempty"`
 	Warnings   []event.Warning        `json:"warnings,omitempty"`
+	// PlannedSteps are the steps the run meant to run, in order.
+	PlannedSteps []string `json:"planned_steps,omitempty"`
+	// Incomplete is set by Load when the run never closed its record;
+	// IncompleteReason says why the record cannot be trusted as whole.
+	Incomplete       bool   `json:"incomplete,omitempty"`
+	IncompleteReason string `json:"incomplete_reason,omitempty"`
 
 	// Dir is the record's directory, set by Load.
 	Dir string `json:"-"`
@@ -95,8 +112,11 @@ type HostResult struct {
 	Checks      []event.Check     `json:"checks,omitempty"`
 	Diagnostics []wire.Diagnostic `json:"diagnostics,omitempty"`
 	// Raw maps an output name (stdout, stderr, an evidence name) to its
-	// file, relative to the record directory (read it with ReadRaw).
+	// file, relative to the record directory (read it with ReadRaw):
+	// raw/sha256/<hex>.gz, shared by every host-step with the same output.
 	Raw map[string]string `json:"raw,omitempty"`
+	// Truncated lists the outputs cut at the record's size cap.
+	Truncated []string `json:"truncated,omitempty"`
 }
 
 // Plan is what the plan said about a step on a host.

@@ -18,21 +18,16 @@ import (
 type Writer struct {
 	mu       sync.Mutex
 	dir      string
-	red      *redact.Redactor
 	events   *os.File
 	now      func() time.Time
 	err      error // first error writing events or raw files
+	onFail   func(error)
 	closed   bool
 	closeErr error
 
-	rec       Record
-	stepOrder []string       // from RunStarted
-	stepIdx   map[string]int // index in rec.Steps
-	started   map[string]bool
-	failed    bool
-	finished  bool                   // RunFinished seen
-	tallies   map[string]event.Tally // from RunFinished
-	rawUsed   map[string]bool
+	*builder
+	blobs    map[string]bool // SHA-256 hex of the blobs written
+	rawBytes int64           // raw bytes kept so far (before compression)
 }
 
 // Create makes the record directory root/<meta.RunID> (a new run ID when
@@ -46,6 +41,9 @@ func Create(root string, meta Meta, r *redact.Redactor) (*Writer, error) {
 	}
 	if meta.RunID == "" {
 		meta.RunID = NewRunID(meta.Started)
+	}
+	if meta.PID == 0 {
+		meta.PID = os.Getpid()
 	}
 	if !filepath.IsLocal(meta.RunID) || filepath.Base(meta.RunID) != meta.RunID {
 		return nil, fmt.Errorf("create run record: invalid run ID %q", meta.RunID)
@@ -70,15 +68,18 @@ func Create(root string, meta Meta, r *redact.Redactor) (*Writer, error) {
 	meta.Hosts = r.Any(append([]string(nil), meta.Hosts...)).([]string)
 	w := &Writer{
 		dir:     dir,
-		red:     r,
 		events:  f,
 		now:     now,
-		rec:     Record{Version: Version, Meta: meta, Status: StatusRunning},
-		stepIdx: map[string]int{},
-		started: map[string]bool{},
-		rawUsed: map[string]bool{},
+		builder: newBuilder(r, Record{Version: Version, Meta: meta, Status: StatusRunning}),
+		blobs:   map[string]bool{},
 	}
 	if err := writeAtomic(dir, runFile, w.snapshot()); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("create run record: %w", err)
+	}
+	// The first line of events.jsonl is the meta, so that a record whose
+	// run.json is lost or stale can be rebuilt from events.jsonl alone.
+	if err := w.writeLine(metaLine{Type: metaType, Time: meta.Started.UTC().Format(time.RFC3339Nano), Version: Version, Meta: meta}); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("create run record: %w", err)
 	}
@@ -91,98 +92,72 @@ func (w *Writer) Dir() string { return w.dir }
 // RunID returns the record's run ID.
 func (w *Writer) RunID() string { return w.rec.Meta.RunID }
 
-// Observe appends e to events.jsonl and folds it into the record.
+// OnFail sets a function called once, with the error, the first time
+// writing the record fails (a full disk): the caller stops the run
+// before its next change. It is called with the Writer's lock held and
+// must not call back into the Writer.
+func (w *Writer) OnFail(f func(error)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.onFail = f
+}
+
+// Err returns the first error met writing the record.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// Observe folds e into the record and appends it to events.jsonl, in the
+// record's own form: per-line output and progress events are left out
+// (the outputs are kept whole in raw/), and a finished host-step is
+// written as the HostResult run.json holds, pointing at its raw blobs.
 func (w *Writer) Observe(e event.Event) {
+	e = event.Value(e)
+	switch e.(type) {
+	case event.Output, event.Progress:
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return
 	}
+	if hf, ok := e.(event.HostFinished); ok {
+		hr := w.hostResult(hf)
+		w.setHost(hf.Step, hf.Host, hr)
+		if err := w.writeLine(hostLine{Type: hf.Kind(), Time: w.now().UTC().Format(time.RFC3339Nano),
+			Step: w.red.String(hf.Step), Host: w.red.String(hf.Host), HostResult: hr}); err != nil {
+			w.fail(err)
+		}
+		return
+	}
+	w.fold(e)
 	if b, err := wire.MarshalEvent(e, w.now(), w.red); err != nil {
 		w.fail(err)
 	} else if _, err := w.events.Write(b); err != nil {
 		w.fail(fmt.Errorf("write %s: %w", eventsFile, err))
 	}
-	w.fold(e)
 }
 
 func (w *Writer) fail(err error) {
 	if w.err == nil {
 		w.err = err
-	}
-}
-
-// step returns the record of a step, adding it on first sight.
-func (w *Writer) step(name string) *Step {
-	i, ok := w.stepIdx[name]
-	if !ok {
-		i = len(w.rec.Steps)
-		w.stepIdx[name] = i
-		w.rec.Steps = append(w.rec.Steps, Step{Step: name, Hosts: map[string]HostResult{}})
-	}
-	return &w.rec.Steps[i]
-}
-
-func (w *Writer) fold(e event.Event) {
-	r := w.red
-	switch e := event.Value(e).(type) {
-	case event.RunStarted:
-		w.stepOrder = e.Steps
-		if len(w.rec.Meta.Hosts) == 0 {
-			w.rec.Meta.Hosts = r.Any(append([]string(nil), e.Hosts...)).([]string)
+		if w.onFail != nil {
+			w.onFail(err)
 		}
-		if w.rec.Meta.Mode == "" {
-			w.rec.Meta.Mode = e.Mode
-		}
-	case event.StepStarted:
-		s := w.step(e.Step)
-		s.Module, s.Name = e.Module, e.Name
-		w.started[e.Step] = true
-	case event.HostStarted:
-		s := w.step(e.Step)
-		w.started[e.Step] = true
-		if _, ok := s.Hosts[e.Host]; !ok {
-			s.Hosts[e.Host] = HostResult{Status: Unfinished}
-		}
-	case event.HostFinished:
-		w.started[e.Step] = true
-		w.step(e.Step).Hosts[e.Host] = w.hostResult(e)
-	case event.StepFinished:
-		s := w.step(e.Step)
-		s.Finished = true
-		s.DurationS = e.Duration.Seconds()
-	case event.PlannedHost:
-		s := w.step(e.Step)
-		if s.Plans == nil {
-			s.Plans = map[string]Plan{}
-		}
-		p := Plan{Action: e.Action, Summary: r.String(e.Summary)}
-		for _, c := range e.Changes {
-			p.Changes = append(p.Changes, event.Change{Name: r.String(c.Name), From: r.String(c.From), To: r.String(c.To)})
-		}
-		s.Plans[e.Host] = p
-	case event.HostDropped:
-		w.rec.Dropped = append(w.rec.Dropped, Dropped{Step: e.Step, Host: e.Host, Reason: r.String(e.Reason)})
-	case event.Warning:
-		w.rec.Warnings = append(w.rec.Warnings, event.Warning{Host: e.Host, Message: r.String(e.Message)})
-	case event.Aborted:
-		w.rec.Aborted = &Abort{Reason: r.String(e.Reason), HalfDone: append([]string(nil), e.HalfDone...)}
-	case event.RunFinished:
-		w.finished = true
-		w.tallies = e.Hosts
-		w.failed = e.Failed
-		w.rec.Finished = e.Time
-		w.rec.DurationS = e.Duration.Seconds()
 	}
 }
 
 // hostResult keeps a finished host's result, moving stdout, stderr and
-// evidence to raw files.
+// evidence to raw blobs. Everything is redacted, then capped.
 func (w *Writer) hostResult(e event.HostFinished) HostResult {
 	r := w.red
+	msg, _ := cut(r.String(e.Message), MaxValueBytes)
 	hr := HostResult{
 		Status:      e.Status,
-		Message:     r.String(e.Message),
+		Message:     msg,
 		DurationS:   e.Duration.Seconds(),
 		Severity:    e.Severity,
 		Diagnostics: wire.DiagnosticsJSON(e.Diagnostics, r),
@@ -203,19 +178,27 @@ func (w *Writer) hostResult(e event.HostFinished) HostResult {
 		}
 	}
 	raw := map[string]string{}
+	keep := func(name, content string) {
+		p, cutOff := w.storeRaw(r.String(content))
+		raw[name] = p
+		if cutOff {
+			hr.Truncated = append(hr.Truncated, name)
+		}
+	}
 	for _, stream := range []string{"stdout", "stderr"} {
 		if s, ok := hr.Result[stream].(string); ok {
 			delete(hr.Result, stream)
 			if s != "" {
-				raw[stream] = w.writeRaw(e.Step, e.Host, stream, s)
+				keep(stream, s)
 			}
 		}
 	}
 	for _, name := range sortedKeys(e.Evidence) {
-		raw[r.String(name)] = w.writeRaw(e.Step, e.Host, name, e.Evidence[name])
+		n, _ := cut(r.String(name), 512)
+		keep(n, e.Evidence[name])
 	}
 	if m, ok := r.Any(hr.Result).(map[string]any); ok {
-		hr.Result = m
+		hr.Result = cutValues(m).(map[string]any)
 	}
 	if len(raw) > 0 {
 		hr.Raw = raw
@@ -236,6 +219,13 @@ func (w *Writer) Close(status string) error {
 		return w.closeErr
 	}
 	w.closed = true
+	rec := &w.rec
+	if rec.Finished.IsZero() {
+		rec.Finished = w.now()
+	}
+	if rec.DurationS == 0 && !rec.Meta.Started.IsZero() {
+		rec.DurationS = rec.Finished.Sub(rec.Meta.Started).Seconds()
+	}
 	w.finish(status)
 	errs := []error{w.err}
 	if err := writeAtomic(w.dir, runFile, w.snapshot()); err != nil {
@@ -251,38 +241,4 @@ func (w *Writer) Close(status string) error {
 		w.closeErr = fmt.Errorf("run record %s: %w", w.dir, err)
 	}
 	return w.closeErr
-}
-
-// finish completes the record for Close.
-func (w *Writer) finish(status string) {
-	rec := &w.rec
-	if rec.Finished.IsZero() {
-		rec.Finished = w.now()
-	}
-	if rec.DurationS == 0 && !rec.Meta.Started.IsZero() {
-		rec.DurationS = rec.Finished.Sub(rec.Meta.Started).Seconds()
-	}
-	if status == "" {
-		switch {
-		case rec.Aborted != nil:
-			status = StatusAborted
-		case w.failed || w.anyFailed():
-			status = StatusFailed
-		default:
-			status = StatusOK
-		}
-	}
-	rec.Status = status
-	w.sortSteps()
-	if half := w.halfDone(); len(half) > 0 || status == StatusInterrupted {
-		if rec.Aborted == nil {
-			rec.Aborted = &Abort{Reason: status}
-		}
-		rec.Aborted.HalfDone = union(rec.Aborted.HalfDone, half)
-	}
-	rec.Tallies = w.tallies
-	if rec.Tallies == nil {
-		rec.Tallies = w.countTallies()
-	}
-	rec.Assertions = w.assertions()
 }

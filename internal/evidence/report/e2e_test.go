@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -58,17 +59,9 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Every raw output the Markdown links to exists in the record.
-	for _, l := range r.Lines {
-		for _, p := range l.Raw {
-			if !bytes.Contains(md, []byte("("+p+")")) {
-				t.Errorf("report.md does not link %s", p)
-			}
-			if _, err := rec.ReadRaw(p); err != nil {
-				t.Errorf("linked raw output: %v", err)
-			}
-		}
-	}
+	// Every raw output behind a line is linked, as plain text beside
+	// the report, with the record's content.
+	checkLinks(t, dir, rec, r.Lines, md)
 	xmllint(t, filepath.Join(dir, "report.junit.xml"))
 	if r.Verdict() != "fail" || r.Baseline == nil || r.Baseline.Baseline != "20261101T021500Z-0b0b0b" {
 		t.Errorf("verdict %s, baseline %+v", r.Verdict(), r.Baseline)
@@ -135,14 +128,18 @@ func TestReportContent(t *testing.T) {
 		t.Errorf("gpfs03 latency line: %+v", got)
 	}
 	// The raw outputs behind each line are the benchmarks' evidence.
-	wantRaw := map[string]string{
-		"latency":   "raw/bench.bench_rdma/gpfs03.ib_write_lat_-d_mlx5_0_-s_4096_-n_1000_peer.txt raw/bench.bench_tcp/gpfs03.ib_write_lat_-d_mlx5_0_-s_4096_-n_1000_peer.txt",
-		"cpu":       "raw/bench.bench_rdma/gpfs03.mpstat_-P_ALL_1_10.txt raw/bench.bench_tcp/gpfs03.mpstat_-P_ALL_1_10.txt",
-		"bandwidth": "raw/bench.seq_rdma/gpfs03.elbencho_--write_--block_1m_--size_10g-942a57c1.txt raw/bench.seq_tcp/gpfs03.elbencho_--write_--block_1m_--size_10g-942a57c1.txt",
-	}
 	for _, l := range r.Lines[6:9] {
-		if got := strings.Join(l.Raw, " "); got != wantRaw[l.Line] {
-			t.Errorf("%s raw outputs:\n got %s\nwant %s", l.Line, got, wantRaw[l.Line])
+		var got []string
+		for _, p := range l.Raw {
+			b, err := r.Run.ReadRaw(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, strings.SplitN(string(b), "\n", 2)[0])
+		}
+		want := map[string]string{"latency": "4096", "cpu": "Average:", "bandwidth": "WRITE"}[l.Line]
+		if len(got) != 2 || !strings.Contains(strings.Join(got, " "), want) {
+			t.Errorf("%s raw outputs: %q, want two mentioning %q", l.Line, got, want)
 		}
 	}
 	if l := r.Lines[8]; l.RDMA != "11206 MiB/s, 94% of line rate" || l.TCP != "10848 MiB/s, 91% of line rate" {
@@ -192,4 +189,78 @@ func TestChartsFromBenchSteps(t *testing.T) {
 	if len(r.Lines) != 0 {
 		t.Errorf("three lines without a compare step: %+v", r.Lines)
 	}
+}
+
+// checkLinks checks that every Markdown link target under evidence/ (or a
+// version 1 raw/ path) exists relative to dir, and that the lines' raw
+// outputs are all linked with the record's content.
+func checkLinks(t *testing.T, dir string, rec *record.Record, lines []report.Line, md []byte) {
+	t.Helper()
+	targets := regexp.MustCompile(`\]\(((?:evidence|raw)/[^)]+)\)`).FindAllSubmatch(md, -1)
+	if len(targets) == 0 {
+		t.Fatal("report.md links no raw output")
+	}
+	linked := map[string]string{}
+	for _, m := range targets {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(string(m[1]))))
+		if err != nil {
+			t.Errorf("report.md links %s: %v", m[1], err)
+		}
+		linked[string(b)] = string(m[1])
+	}
+	for _, l := range lines {
+		for _, p := range l.Raw {
+			want, err := rec.ReadRaw(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := linked[string(want)]; !ok {
+				t.Errorf("%s %s: raw output %s not linked from report.md", l.Host, l.Line, p)
+			}
+		}
+	}
+}
+
+// TestOldLayoutRecordRenders: a record written before the content-
+// addressed layout (version 1, raw/<step>/<host>.<name>.txt) still loads,
+// renders, and its links work from the report directory, whether the
+// report goes into the record or elsewhere.
+func TestOldLayoutRecordRenders(t *testing.T) {
+	src := filepath.Join("testdata", "record-v1", "20261130T021500Z-a1b2c3")
+	rec := load(t, src)
+	if rec.Version != 1 || !strings.HasPrefix(rec.Steps[0].Hosts["gpfs01"].Raw["stdout"], "raw/ofed.ofed/") {
+		t.Fatalf("fixture is not the old layout: version %d", rec.Version)
+	}
+	r := report.Build(rec, report.Options{Now: now})
+	if len(r.Lines) != 12 || r.Verdict() != "fail" {
+		t.Errorf("%d lines, verdict %s", len(r.Lines), r.Verdict())
+	}
+	out := t.TempDir()
+	if _, err := r.WriteFiles(out, []report.Format{report.Markdown, report.HTML}); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLinks(t, out, rec, r.Lines, md)
+
+	// Into a copy of the record itself: the old text files are linked in place.
+	cp := filepath.Join(t.TempDir(), "20261130T021500Z-a1b2c3")
+	if err := os.CopyFS(cp, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	rec = load(t, cp)
+	r = report.Build(rec, report.Options{Now: now})
+	if _, err := r.WriteFiles(cp, []report.Format{report.Markdown}); err != nil {
+		t.Fatal(err)
+	}
+	md, err = os.ReadFile(filepath.Join(cp, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(md, []byte("](raw/bench.bench_rdma/gpfs01.ib_write_lat")) {
+		t.Errorf("old raw files not linked in place:\n%s", md)
+	}
+	checkLinks(t, cp, rec, r.Lines, md)
 }

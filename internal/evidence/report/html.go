@@ -48,8 +48,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		b.WriteString("<h2>Three lines: RDMA vs TCP</h2>\n<table id=\"three-lines\">\n<tr><th>host</th><th>line</th><th>RDMA</th><th>TCP</th><th>measured</th><th>threshold</th><th>verdict</th><th>raw output</th></tr>\n")
 		for _, l := range r.Lines {
 			var raws []string
-			for _, p := range l.Raw {
-				raws = append(raws, fmt.Sprintf("<a href=\"%s\">%s</a>", esc(p), esc(rawLabel(p, l.Host))))
+			for i, p := range l.Raw {
+				raws = append(raws, fmt.Sprintf("<a href=\"%s\">%s</a>", esc(r.rawLink(p)), esc(l.rawNames[i])))
 			}
 			fmt.Fprintf(&b, "<tr class=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"v\">%s</td><td>%s</td></tr>\n",
 				esc(l.Verdict), esc(l.Host), esc(l.Line), esc(orDash(l.RDMA)), esc(orDash(l.TCP)), esc(l.Measured), esc(orDash(l.Threshold)),

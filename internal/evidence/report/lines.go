@@ -20,17 +20,20 @@ const (
 // judged it, the RDMA and TCP figures side by side, and the raw outputs
 // behind them.
 type Line struct {
-	Line      string   `json:"line"`
-	Host      string   `json:"host"`
-	Step      string   `json:"step"`
-	Check     string   `json:"check"`
-	RDMA      string   `json:"rdma,omitempty"`
-	TCP       string   `json:"tcp,omitempty"`
-	Measured  string   `json:"measured"`
-	Threshold string   `json:"threshold,omitempty"`
-	Verdict   string   `json:"verdict"`
-	Message   string   `json:"message,omitempty"`
-	Raw       []string `json:"raw,omitempty"`
+	Line      string `json:"line"`
+	Host      string `json:"host"`
+	Step      string `json:"step"`
+	Check     string `json:"check"`
+	RDMA      string `json:"rdma,omitempty"`
+	TCP       string `json:"tcp,omitempty"`
+	Measured  string `json:"measured"`
+	Threshold string `json:"threshold,omitempty"`
+	Verdict   string `json:"verdict"`
+	Message   string `json:"message,omitempty"`
+	// Raw are the record paths of the raw outputs behind the line.
+	Raw []string `json:"raw,omitempty"`
+	// rawNames name each Raw entry: step and output ("bench.bench_rdma/mpstat -P ALL 1 10").
+	rawNames []string
 }
 
 // lineOf says which line a check belongs to. A check named after a line
@@ -86,8 +89,14 @@ func (r *Report) threeLines() []Line {
 					v = w
 				}
 				rdma, tcp := sideBySide(hr.Result, l)
-				out = append(out, Line{Line: l, Host: h, Step: s.Step, Check: c.Name, RDMA: rdma, TCP: tcp,
-					Measured: c.Measured, Threshold: c.Threshold, Verdict: v, Message: c.Message, Raw: r.rawFor(s.Step, h, l)})
+				refs := r.rawFor(s.Step, h, l)
+				line := Line{Line: l, Host: h, Step: s.Step, Check: c.Name, RDMA: rdma, TCP: tcp,
+					Measured: c.Measured, Threshold: c.Threshold, Verdict: v, Message: c.Message}
+				for _, ref := range refs {
+					line.Raw = append(line.Raw, ref.path)
+					line.rawNames = append(line.rawNames, ref.step+"/"+ref.name)
+				}
+				out = append(out, line)
 			}
 		}
 	}
@@ -155,9 +164,9 @@ func unitOf(attr string) string {
 // step on the host (the benchmarks a compare step read, whose evidence is
 // named after the command: "ib_write_lat ...", "mpstat ...", "elbencho
 // ..."); else the own step's stdout.
-func (r *Report) rawFor(step, host, line string) []string {
-	match := func(raw map[string]string) []string {
-		var out []string
+func (r *Report) rawFor(step, host, line string) []rawRef {
+	match := func(st string, raw map[string]string) []rawRef {
+		var out []rawRef
 		for _, k := range keys(raw) {
 			if k == "stdout" || k == "stderr" {
 				continue
@@ -165,7 +174,7 @@ func (r *Report) rawFor(step, host, line string) []string {
 			lk := strings.ToLower(k)
 			for _, h := range rawHints[line] {
 				if strings.Contains(lk, h) || strings.HasPrefix(lk, strings.Trim(h, "_")) {
-					out = append(out, raw[k])
+					out = append(out, rawRef{step: st, name: k, path: raw[k]})
 					break
 				}
 			}
@@ -173,24 +182,32 @@ func (r *Report) rawFor(step, host, line string) []string {
 		return out
 	}
 	var own map[string]string
-	var out []string
+	var out []rawRef
 	for _, s := range r.Run.Steps {
 		if s.Step == step {
 			own = s.Hosts[host].Raw
 		}
 	}
-	if out = match(own); len(out) == 0 {
-		hostResults(r.Run, host, func(s record.Step, hr record.HostResult) { out = append(out, match(hr.Raw)...) })
+	if out = match(step, own); len(out) == 0 {
+		hostResults(r.Run, host, func(s record.Step, hr record.HostResult) { out = append(out, match(s.Step, hr.Raw)...) })
 	}
 	if len(out) == 0 && own["stdout"] != "" {
-		out = append(out, own["stdout"])
+		out = append(out, rawRef{step: step, name: "stdout", path: own["stdout"]})
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].step != out[j].step {
+			return out[i].step < out[j].step
+		}
+		return out[i].name < out[j].name
+	})
 	if len(out) > maxRaw {
 		out = out[:maxRaw]
 	}
 	return out
 }
+
+// rawRef is one raw output of a host-step.
+type rawRef struct{ step, name, path string }
 
 // maxRaw bounds the raw outputs listed per line and host.
 const maxRaw = 6

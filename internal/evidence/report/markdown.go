@@ -33,8 +33,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("| host | line | RDMA | TCP | measured | threshold | verdict | raw output |\n|---|---|---|---|---|---|---|---|\n")
 		for _, l := range r.Lines {
 			var raws []string
-			for _, p := range l.Raw {
-				raws = append(raws, fmt.Sprintf("[%s](%s)", md(rawLabel(p, l.Host)), p))
+			for i, p := range l.Raw {
+				raws = append(raws, fmt.Sprintf("[%s](%s)", md(l.rawNames[i]), r.rawLink(p)))
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", md(l.Host), l.Line, md(orDash(l.RDMA)), md(orDash(l.TCP)),
 				md(l.Measured), md(orDash(l.Threshold)), verdictMD(l.Verdict), strings.Join(raws, "<br>"))
@@ -88,20 +88,6 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// rawLabel names a raw output by step and output, without the host:
-// raw/bench.bench_rdma/gpfs01.mpstat.txt is "bench.bench_rdma/mpstat.txt".
-func rawLabel(p, host string) string {
-	parts := strings.Split(p, "/")
-	if len(parts) < 3 {
-		return p
-	}
-	file := parts[len(parts)-1]
-	if rest, ok := strings.CutPrefix(file, host+"."); ok {
-		file = rest
-	}
-	return parts[len(parts)-2] + "/" + file
 }
 
 func orAll(hosts []string) string {

@@ -75,6 +75,11 @@ func (r *Report) Write(w io.Writer, f Format) error {
 func (r *Report) WriteFiles(dir string, fs []Format) ([]string, error) {
 	var paths []string
 	for _, f := range fs {
+		if (f == Markdown || f == HTML) && r.links == nil {
+			if err := r.exportEvidence(dir); err != nil {
+				return paths, err
+			}
+		}
 		var b strings.Builder
 		if err := r.Write(&b, f); err != nil {
 			return paths, fmt.Errorf("render %s report: %w", f, err)

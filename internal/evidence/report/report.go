@@ -44,6 +44,8 @@ type Report struct {
 	WaiverFile string
 	waiverSet  *waiver.Set
 	Baseline   *baseline.Comparison
+	// links maps a record raw path to the report's link (see exportEvidence).
+	links map[string]string
 }
 
 // Counts tallies assertion verdicts after waivers.

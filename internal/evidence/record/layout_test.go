@@ -1,0 +1,162 @@
+package record
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/provadev/prova/engine/event"
+)
+
+// TestRawStoredOncePerContent: 50 hosts printing the same mmlscluster
+// output leave one blob; each host-step points at it.
+func TestRawStoredOncePerContent(t *testing.T) {
+	w := create(t, t.TempDir(), testMeta())
+	same := strings.Repeat("GPFS cluster information\n  node gpfs01 quorum-manager\n", 100)
+	for i := range 50 {
+		h := "gpfs" + string(rune('A'+i))
+		w.Observe(event.HostFinished{Step: "shell.lscluster", Host: h, Status: event.OK,
+			Result: map[string]any{"stdout": same, "stderr": ""}, Evidence: map[string]string{"mmlscluster": same}})
+	}
+	w.Observe(event.HostFinished{Step: "shell.lscluster", Host: "odd", Status: event.OK, Result: map[string]any{"stdout": "different\n"}})
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
+	}
+	blobs, err := os.ReadDir(filepath.Join(w.Dir(), "raw", "sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blobs) != 2 {
+		t.Errorf("%d blobs for 2 distinct outputs", len(blobs))
+	}
+	rec, err := Load(w.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := rec.Steps[0].Hosts["gpfsA"].Raw, rec.Steps[0].Hosts["gpfsZ"].Raw
+	if a["stdout"] != b["stdout"] || a["stdout"] != a["mmlscluster"] {
+		t.Errorf("same content, different blobs: %v %v", a, b)
+	}
+	got, err := rec.ReadRaw(b["stdout"])
+	if err != nil || string(got) != same {
+		t.Errorf("ReadRaw = %d bytes, %v", len(got), err)
+	}
+	// Compressed: the blob is far smaller than its content.
+	fi, err := os.Stat(filepath.Join(w.Dir(), filepath.FromSlash(a["stdout"])))
+	if err != nil || fi.Size() > int64(len(same))/5 {
+		t.Errorf("blob size %v for %d bytes: %v", fi.Size(), len(same), err)
+	}
+}
+
+// TestCapsEverythingRecorded: a 40 MiB stdout, a 5 MiB evidence text and
+// a 5 MiB result string are cut to the caps, say so, and the record stays
+// small.
+func TestCapsEverythingRecorded(t *testing.T) {
+	w := create(t, t.TempDir(), testMeta())
+	big := strings.Repeat("y\n", 20<<20)
+	w.Observe(event.HostFinished{Step: "shell.flood", Host: "gpfs01", Status: event.OK, Message: strings.Repeat("m", 1<<20),
+		Result: map[string]any{"stdout": big, "listing": strings.Repeat("z", 5<<20), "nested": []any{strings.Repeat("n", 5<<20)}},
+		Evidence: map[string]string{"dmesg": strings.Repeat("e", 5<<20)}})
+	w.Observe(event.Warning{Message: strings.Repeat("w", 1<<20)})
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
+	}
+	size := dirSize(t, w.Dir())
+	if size > 2<<20 {
+		t.Errorf("record is %d bytes for 55 MiB of output", size)
+	}
+	rec, err := Load(w.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hr := rec.Steps[0].Hosts["gpfs01"]
+	if d := cmp.Diff([]string{"stdout", "dmesg"}, hr.Truncated); d != "" {
+		t.Errorf("truncated (-want +got):\n%s", d)
+	}
+	out, err := rec.ReadRaw(hr.Raw["stdout"])
+	if err != nil || len(out) > MaxRawBytes+200 || !strings.Contains(string(out), "[prova: cut here: 41943040 bytes in all") {
+		t.Errorf("stdout kept %d bytes, %v: ...%s", len(out), err, out[max(0, len(out)-120):])
+	}
+	if l := len(hr.Result["listing"].(string)); l > MaxValueBytes+200 {
+		t.Errorf("result string kept %d bytes", l)
+	}
+	if l := len(hr.Result["nested"].([]any)[0].(string)); l > MaxValueBytes+200 {
+		t.Errorf("nested result string kept %d bytes", l)
+	}
+	if len(hr.Message) > MaxValueBytes+200 || len(rec.Warnings[0].Message) > MaxValueBytes+200 {
+		t.Errorf("message %d, warning %d bytes", len(hr.Message), len(rec.Warnings[0].Message))
+	}
+}
+
+func dirSize(t *testing.T, dir string) int64 {
+	t.Helper()
+	var n int64
+	err := filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			n += fi.Size()
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestRebuildAfterKill: a record never closed (the process was killed)
+// loads as incomplete with everything events.jsonl holds, including a
+// last line the kill cut in half.
+func TestRebuildAfterKill(t *testing.T) {
+	root := t.TempDir()
+	w := create(t, root, testMeta())
+	events := applyEvents()
+	cutAt := 11 // after verbs_conn.check finished on gpfs02, before its StepFinished
+	for _, e := range events[:cutAt] {
+		w.Observe(e)
+	}
+	if err := w.events.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	// The kill: no Close; half a line at the end.
+	if _, err := w.events.WriteString(`{"type":"host_finished","time":"2026-11-30T02:15:01Z","step":"assert.ve`); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Load(w.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Status != StatusIncomplete || !rec.Incomplete || !strings.Contains(rec.IncompleteReason, "pid 4242") {
+		t.Errorf("status %q, incomplete %v, reason %q", rec.Status, rec.Incomplete, rec.IncompleteReason)
+	}
+	if got := stepNames(rec); !cmp.Equal(got, []string{"mmchconfig.verbs", "verbs_conn.check"}) {
+		t.Errorf("steps = %v", got)
+	}
+	if rec.Aborted == nil || !cmp.Equal(rec.Aborted.HalfDone, []string{"verbs_conn.check"}) {
+		t.Errorf("aborted = %+v", rec.Aborted)
+	}
+	hr := rec.Steps[1].Hosts["gpfs02"]
+	if hr.Status != event.OK || hr.Result["note"] == nil {
+		t.Errorf("rebuilt host result = %+v", hr)
+	}
+	if b, err := rec.ReadRaw(hr.Raw["mmfsadm test verbs conn"]); err != nil || !strings.Contains(string(b), "conn 1 RTS gpfs03") {
+		t.Errorf("rebuilt raw = %q, %v", b, err)
+	}
+	if rec.Steps[0].Hosts["gpfs01"].Status != event.Failed || rec.Tallies["gpfs01"].Failed != 1 {
+		t.Errorf("gpfs01 = %+v, tallies %+v", rec.Steps[0].Hosts["gpfs01"], rec.Tallies)
+	}
+	if len(rec.PlannedSteps) != 3 || rec.Meta.RunID != "20261130T021500Z-a1b2c3" {
+		t.Errorf("planned %v, meta %+v", rec.PlannedSteps, rec.Meta)
+	}
+	noSecretAnywhere(t, root)
+
+	// A bad line that is not the last one is an error naming it.
+	if _, err := w.events.WriteString("\n{\"type\":\"warning\"}\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(w.Dir()); err == nil || !strings.Contains(err.Error(), "events.jsonl line 12") {
+		t.Errorf("a bad line: %v", err)
+	}
+	w.events.Close()
+}

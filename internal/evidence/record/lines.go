@@ -1,0 +1,42 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// The record's own lines in events.jsonl, beside the events it writes in
+// the wire format of prova --json.
+
+// metaType is the type of the first line: the run's meta.
+const metaType = "record_meta"
+
+type metaLine struct {
+	Type    string `json:"type"`
+	Time    string `json:"time"`
+	Version int    `json:"version"`
+	Meta    Meta   `json:"meta"`
+}
+
+// hostLine is a finished host-step as the record keeps it.
+type hostLine struct {
+	Type string `json:"type"`
+	Time string `json:"time"`
+	Step string `json:"step"`
+	Host string `json:"host"`
+	HostResult
+}
+
+func (w *Writer) writeLine(v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("encode %s line: %w", eventsFile, err)
+	}
+	if _, err := w.events.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write %s: %w", eventsFile, err)
+	}
+	return nil
+}
