@@ -79,7 +79,7 @@ func (w *Writer) storeRaw(content string) (string, bool) {
 	w.rawBytes += int64(len(content))
 	var b bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed) // a valid level never fails
-	_, _ = zw.Write([]byte(content))                  // writes to a buffer
+	_, _ = zw.Write([]byte(content))                 // writes to a buffer
 	_ = zw.Close()
 	full := filepath.Join(w.dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {

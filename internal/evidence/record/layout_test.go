@@ -57,7 +57,7 @@ func TestCapsEverythingRecorded(t *testing.T) {
 	w := create(t, t.TempDir(), testMeta())
 	big := strings.Repeat("y\n", 20<<20)
 	w.Observe(event.HostFinished{Step: "shell.flood", Host: "gpfs01", Status: event.OK, Message: strings.Repeat("m", 1<<20),
-		Result: map[string]any{"stdout": big, "listing": strings.Repeat("z", 5<<20), "nested": []any{strings.Repeat("n", 5<<20)}},
+		Result:   map[string]any{"stdout": big, "listing": strings.Repeat("z", 5<<20), "nested": []any{strings.Repeat("n", 5<<20)}},
 		Evidence: map[string]string{"dmesg": strings.Repeat("e", 5<<20)}})
 	w.Observe(event.Warning{Message: strings.Repeat("w", 1<<20)})
 	if err := w.Close(""); err != nil {
