@@ -141,7 +141,7 @@ func judge(key, host string, isNew bool, base, cur float64, rule Rule, known boo
 
 // OnlyNew returns the hosts, in the order given, that base has not seen.
 func OnlyNew(hosts []string, base *record.Record) []string {
-	seen := set(hostsOf(base))
+	seen := set(Covered(base))
 	out := []string{}
 	for _, h := range hosts {
 		if !seen[h] {
@@ -180,6 +180,32 @@ func index(ms []Metric) metricIndex {
 }
 
 // hostsOf lists the record's hosts: meta's, then any others seen in steps.
+// Covered lists the hosts a baseline vouches for: every host of a complete
+// run; of an incomplete one (killed, taken with --force-baseline) only the
+// hosts that finished the run's last planned step, since the others were
+// never verified to the end.
+func Covered(rec *record.Record) []string {
+	if !rec.Incomplete {
+		return hostsOf(rec)
+	}
+	last := ""
+	if n := len(rec.PlannedSteps); n > 0 {
+		last = rec.PlannedSteps[n-1]
+	}
+	var out []string
+	for _, s := range rec.Steps {
+		if s.Step != last {
+			continue
+		}
+		for _, h := range hostsOf(rec) {
+			if hr, ok := s.Hosts[h]; ok && hr.Status != record.Unfinished {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
 func hostsOf(rec *record.Record) []string {
 	out := append([]string(nil), rec.Meta.Hosts...)
 	seen := set(out)

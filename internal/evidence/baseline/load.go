@@ -17,7 +17,9 @@ const ReportSchema = "prova-report/1"
 // exported is the part of a JSON report a baseline needs: the run's meta
 // and every step's per-host results.
 type exported struct {
-	Schema string        `json:"schema"`
+	Schema     string `json:"schema"`
+	Incomplete bool   `json:"incomplete"`
+	Reason     string `json:"incomplete_reason"`
 	Run    record.Meta   `json:"run"`
 	Steps  []record.Step `json:"steps"`
 }
@@ -37,10 +39,30 @@ func Resolve(arg, root string) (string, error) {
 	return arg, nil
 }
 
+// IncompleteError refuses an incomplete run (killed, or still running) as
+// a baseline: it proves nothing about the hosts it did not finish.
+type IncompleteError struct {
+	Path, Reason string
+}
+
+func (e *IncompleteError) Error() string {
+	return fmt.Sprintf("baseline %s is incomplete (%s): a run that did not finish is no baseline; name a complete run, or pass --force-baseline to use what it recorded", e.Path, e.Reason)
+}
+
 // Load reads a baseline: a run directory, a run.json file, or a JSON
 // report (schema prova-report/1). A report has no raw outputs; its Dir is
-// the file's path.
+// the file's path. An incomplete run is refused with an *IncompleteError;
+// LoadForce takes it anyway.
 func Load(path string) (*record.Record, error) {
+	rec, err := LoadForce(path)
+	if err == nil && rec.Incomplete {
+		return nil, &IncompleteError{Path: path, Reason: rec.IncompleteReason}
+	}
+	return rec, err
+}
+
+// LoadForce reads a baseline as Load does, incomplete runs included.
+func LoadForce(path string) (*record.Record, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("load baseline: %w", err)
@@ -80,7 +102,8 @@ func decodeReport(path string, b []byte, schema string) (*record.Record, error) 
 	if err := dec.Decode(&e); err != nil {
 		return nil, fmt.Errorf("load baseline %s: %w", path, err)
 	}
-	return &record.Record{Version: record.Version, Meta: e.Run, Steps: e.Steps, Dir: path}, nil
+	return &record.Record{Version: record.Version, Meta: e.Run, Steps: e.Steps, Dir: path,
+		Incomplete: e.Incomplete, IncompleteReason: e.Reason}, nil
 }
 
 func decodeRecord(path string, b []byte) (*record.Record, error) {
@@ -90,6 +113,11 @@ func decodeRecord(path string, b []byte) (*record.Record, error) {
 	}
 	if rec.Version < 1 || rec.Version > record.Version {
 		return nil, fmt.Errorf("load baseline %s: run record format version %d, this prova reads up to %d", path, rec.Version, record.Version)
+	}
+	if rec.Status == record.StatusRunning {
+		// A copied run.json of a run that never finished: without its
+		// events.jsonl it cannot be rebuilt.
+		rec.Incomplete, rec.IncompleteReason = true, "status running: the run never closed its record"
 	}
 	rec.Dir = filepath.Dir(path)
 	return &rec, nil

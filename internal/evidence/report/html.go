@@ -12,7 +12,7 @@ const css = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-w
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}td.num{text-align:right}code{font-size:90%}
-.verdict{font-weight:bold;padding:.4em .8em;display:inline-block}.verdict-pass{background:#dfd}.verdict-fail{background:#fdd}
+.verdict{font-weight:bold;padding:.4em .8em;display:inline-block}.verdict-pass{background:#dfd}.verdict-fail{background:#fdd}.verdict-incomplete{background:#fe9;border:2px dashed #a60}
 tr.fail td.v{color:#b00;font-weight:bold}tr.waived td.v{color:#a60}tr.warn td.v{color:#a60}
 .charts{display:flex;flex-wrap:wrap;gap:2em}.chart{overflow:visible}
 svg text{font:11px system-ui,sans-serif;fill:#222}svg .panel-title{font-weight:bold}

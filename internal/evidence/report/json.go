@@ -16,6 +16,8 @@ import (
 type jsonReport struct {
 	Schema     string               `json:"schema"`
 	Verdict    string               `json:"verdict"`
+	Incomplete bool                 `json:"incomplete"`
+	Reason     string               `json:"incomplete_reason,omitempty"`
 	Run        jsonRun              `json:"run"`
 	Profiles   []string             `json:"profiles"`
 	Summary    Counts               `json:"summary"`
@@ -83,7 +85,7 @@ type jsonWaiver struct {
 func (r *Report) document() jsonReport {
 	m := r.Run.Meta
 	d := jsonReport{
-		Schema: Schema, Verdict: r.Verdict(), Profiles: r.Profiles, Summary: r.Counts,
+		Schema: Schema, Verdict: r.Verdict(), Incomplete: r.Run.Incomplete, Reason: r.Run.IncompleteReason, Profiles: r.Profiles, Summary: r.Counts,
 		Run: jsonRun{RunID: m.RunID, Mode: m.Mode, Status: r.Run.Status, Runbook: m.Runbook, RunbookHash: m.RunbookHash,
 			Inventory: m.Inventory, InventoryHash: m.InventoryHash, ProvaVersion: m.ProvaVersion, Started: m.Started,
 			Finished: r.Run.Finished, DurationS: r.Run.DurationS, Hosts: nonNil(r.Hosts), Baseline: m.Baseline, Vars: m.Vars},

@@ -130,6 +130,12 @@ func (r *Report) runSuite() junitSuite {
 		}
 		s.Cases = append(s.Cases, c)
 	}
+	if r.Run.Incomplete {
+		s.Cases = append(s.Cases, junitCase{Name: "run finished", Classname: "prova", Time: secs(r.Run.DurationS),
+			Error: &junitProblem{Message: "INCOMPLETE: " + r.Run.IncompleteReason, Type: "incomplete",
+				Text: "the record holds what happened up to the last event written; steps not reached are not in it"}})
+		s.Errors++
+	}
 	for _, e := range r.StepErrors {
 		s.Cases = append(s.Cases, junitCase{Name: e.Step + " on " + e.Host, Classname: e.Step, Time: secs(r.duration(e.Step, e.Host)),
 			Error: &junitProblem{Message: orDash(e.Message), Type: string(e.Status)}})

@@ -125,9 +125,14 @@ func (r *Report) Failed() []waiver.Outcome {
 	return out
 }
 
-// Verdict is the report's overall verdict: "fail" when an assertion or a
-// step failed or the baseline comparison found a regression, else "pass".
+// Verdict is the report's overall verdict: "incomplete" when the run never
+// finished its record (killed, or still running), "fail" when an
+// assertion or a step failed or the baseline comparison found a
+// regression, else "pass".
 func (r *Report) Verdict() string {
+	if r.Run.Incomplete {
+		return "incomplete"
+	}
 	if r.Counts.Fail > 0 || r.Counts.StepErrors > 0 || r.Counts.Other > 0 || (r.Baseline != nil && r.Baseline.Failed > 0) {
 		return "fail"
 	}

@@ -52,6 +52,10 @@ func (r *Report) countsLine() string {
 }
 
 func (r *Report) verdictLine() string {
+	if r.Run.Incomplete {
+		return fmt.Sprintf("%s. Up to there: %d failed assertion(s), %d step error(s); steps not reached prove nothing",
+			r.Run.IncompleteReason, r.Counts.Fail, r.Counts.StepErrors)
+	}
 	s := fmt.Sprintf("%d failed assertion(s), %d step error(s)", r.Counts.Fail, r.Counts.StepErrors)
 	if r.Counts.Waived > 0 {
 		s += fmt.Sprintf(", %d waived", r.Counts.Waived)
