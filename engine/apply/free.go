@@ -81,9 +81,9 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (string,
 				if !hostSets[i][h] {
 					continue
 				}
-				if ctx.Err() != nil || !r.isActive(h) {
+				if ctx.Err() != nil || !r.isActive(h) || r.halted() != "" {
 					mu.Lock()
-					if ctx.Err() != nil {
+					if ctx.Err() != nil || r.halted() != "" {
 						unfinished[s.ID()] = true
 					}
 					mu.Unlock()
@@ -100,10 +100,13 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (string,
 			r.opts.Observer.Observe(event.StepFinished{Step: s.ID(), Duration: time.Since(start)})
 		}
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || r.halted() != "" {
 		var half []string
 		for _, s := range steps {
 			half = append(half, s.ID())
+		}
+		if reason := r.halted(); reason != "" && ctx.Err() == nil {
+			return reason, half, diags
 		}
 		return "interrupted", half, diags
 	}

@@ -48,6 +48,11 @@ type Options struct {
 	// text, so the re-probed plan is redacted the same way before the two
 	// are compared.
 	Redact func(string) string
+	// Halt, when set, is asked before each step and each host-step starts;
+	// a non-empty answer stops the run there, as an abort with that
+	// reason: host-steps in flight finish, nothing new starts. The CLI
+	// uses it when the run record can no longer be written.
+	Halt func() string
 }
 
 // DefaultForks is the default bound on concurrent hosts per step.

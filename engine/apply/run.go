@@ -93,6 +93,10 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 			abort = "interrupted"
 			break
 		}
+		if reason := r.halted(); reason != "" {
+			abort = reason
+			break
+		}
 		if r.opts.Strategy == Free && !r.barrier(steps[i]) {
 			j := i
 			for j < len(steps) && !r.barrier(steps[j]) {
@@ -266,6 +270,9 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (string, bool, hc
 	total := len(hosts)
 	done := 0
 	for bi, batch := range batches(hosts, m) {
+		if reason := r.halted(); reason != "" {
+			return reason, bi > 0, diags
+		}
 		bn := 0
 		if m.Serial > 0 || m.SerialPercent > 0 {
 			bn = bi + 1
@@ -292,6 +299,9 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (string, bool, hc
 		g.SetLimit(r.opts.Forks)
 		for _, h := range batch {
 			g.Go(func() error {
+				if r.halted() != "" {
+					return nil
+				}
 				o := r.runHost(ctx, s, m, h)
 				mu.Lock()
 				defer mu.Unlock()
@@ -306,6 +316,9 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (string, bool, hc
 		if ctx.Err() != nil {
 			return "interrupted", true, diags
 		}
+		if reason := r.halted(); reason != "" {
+			return reason, true, diags
+		}
 		if m.MaxFailPercentage >= 0 && float64(failedCount)*100/float64(total) > m.MaxFailPercentage {
 			return fmt.Sprintf("step %s: %d of %d hosts failed, more than max_fail_percentage = %g",
 				s.ID(), failedCount, total, m.MaxFailPercentage), done < total, diags
@@ -316,6 +329,14 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (string, bool, hc
 	}
 	obs.Observe(event.StepFinished{Step: s.ID(), Duration: time.Since(start)})
 	return "", false, diags
+}
+
+// halted is the reason Options.Halt gives to stop, or "".
+func (r *Runner) halted() string {
+	if r.opts.Halt == nil {
+		return ""
+	}
+	return r.opts.Halt()
 }
 
 // drop removes a host from the rest of the run.

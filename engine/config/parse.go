@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Load parses a runbook file, or every *.hcl file of a directory merged.
@@ -174,7 +175,7 @@ func decodeFile(rb *Runbook, f *hcl.File) hcl.Diagnostics {
 }
 
 func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
-	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}, {Name: "baseline"}}})
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}, {Name: "baseline"}, {Name: "keep_runs"}}})
 	lit := func(name string) (string, bool) {
 		a, ok := content.Attributes[name]
 		if !ok {
@@ -201,6 +202,26 @@ func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
 	}
 	if b, ok := lit("baseline"); ok {
 		rb.Baseline = b
+	}
+	if a, ok := content.Attributes["keep_runs"]; ok {
+		v, d := a.Expr.Value(nil)
+		diags = append(diags, d...)
+		n, ok := 0, false
+		if !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.Number {
+			if bf := v.AsBigFloat(); bf.IsInt() {
+				i, _ := bf.Int64()
+				n, ok = int(i), i >= 0 && i < 1<<31
+			}
+		}
+		if !ok && !d.HasErrors() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid keep_runs",
+				Detail:   "keep_runs must be a literal whole number: how many run records apply keeps (0 keeps all).",
+				Subject:  a.Expr.Range().Ptr(),
+			})
+		}
+		rb.KeepRuns = n
 	}
 	if st, ok := lit("strategy"); ok {
 		if st != "linear" && st != "free" {

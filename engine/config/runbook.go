@@ -24,7 +24,10 @@ type Runbook struct {
 	// apply compares every measured value with; --baseline overrides it.
 	Baseline string
 	// Strategy is "linear", "free" or "" (the caller's default).
-	Strategy  string
+	Strategy string
+	// KeepRuns, when > 0, is how many run records apply keeps (retention);
+	// --keep-runs overrides it.
+	KeepRuns  int
 	Variables []*Variable
 	Locals    []*Local
 	Steps     []*Step

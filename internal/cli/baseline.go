@@ -22,9 +22,17 @@ func (a *app) loadBaseline(f *runFlags) (*record.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--baseline %s: %w", f.baseline, err)
 	}
-	rec, err := baseline.Load(path)
+	load := baseline.Load
+	if f.forceBaseline {
+		load = baseline.LoadForce
+	}
+	rec, err := load(path)
 	if err != nil {
 		return nil, fmt.Errorf("--baseline %s: %w", f.baseline, err)
+	}
+	if rec.Incomplete {
+		fmt.Fprintf(a.stderr, "Warning: the baseline %s is incomplete (%s); --force-baseline uses what it recorded, and --only-new counts only the hosts that finished its last step as known\n",
+			f.baseline, rec.IncompleteReason)
 	}
 	f.baseline = path
 	return rec, nil

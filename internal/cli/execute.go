@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -53,7 +54,14 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 	runID := record.NewRunID(time.Now())
 	observers := event.Multi{obs}
 	var rec *record.Writer
+	var halt atomic.Pointer[string]
 	if x.mode == apply.ModeApply {
+		// Before the first change: the evidence must have somewhere to go.
+		if err := record.CheckRoom(x.f.recordDir, record.MinFree); err != nil {
+			fmt.Fprintf(a.stderr, "Error: %v\nNothing was changed: prova does not run without a place to keep the evidence.\n", err)
+			_ = closeObs()
+			return errSilent{err}
+		}
 		rec, err = record.Create(x.f.recordDir, record.Meta{
 			RunID: runID, Mode: string(x.mode), Runbook: x.l.rb.Path, RunbookHash: x.l.rb.Hash,
 			Inventory: x.f.inventory, InventoryHash: x.l.inv.Hash, ProvaVersion: version(),
@@ -65,6 +73,12 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		}
 		observers = append(observers, rec)
 		x.record = rec.Dir()
+		rec.OnFail(func(err error) {
+			reason := "the run record cannot be written: " + err.Error()
+			if halt.CompareAndSwap(nil, &reason) {
+				fmt.Fprintf(a.stderr, "Error: %s\nStopping: the host-steps in flight finish, no further change is made.\n", x.l.redact.String(reason))
+			}
+		})
 	}
 	tr, err := a.newTransport(x.l.inv, x.f, observers, a.becomePassword(x.l))
 	if err != nil {
@@ -82,6 +96,12 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		Strategy: strategy,
 		Mode:     x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
 		Tags: x.f.tags, SkipTags: x.f.skipTags, Observer: observers, Expect: x.expect, Redact: x.l.redact.String,
+		Halt: func() string {
+			if r := halt.Load(); r != nil {
+				return *r
+			}
+			return ""
+		},
 	})
 	out, err := runner.Run(ctx)
 	var drift *apply.DriftError
@@ -113,6 +133,10 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		}
 		if err := rec.Close(status); err != nil {
 			fmt.Fprintf(a.stderr, "Error: write run record: %v\n", err)
+			out.Failed = true // evidence lost is never a success
+		}
+		if halt.Load() != nil {
+			out.Failed = true
 		}
 		if !x.f.json {
 			fmt.Fprintf(a.stdout, "Run record: %s\n", rec.Dir())
@@ -127,6 +151,9 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 			}
 		}
 	}
+	if rec != nil && !out.Interrupted && halt.Load() == nil {
+		a.prune(x)
+	}
 	if err := closeObs(); err != nil {
 		return err
 	}
@@ -137,6 +164,29 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		return errSilent{fmt.Errorf("%s failed", x.mode)}
 	}
 	return nil
+}
+
+// prune applies the retention setting (--keep-runs, else the runbook's
+// keep_runs) after an apply; the run's baseline is kept.
+func (a *app) prune(x *execution) {
+	keep := x.f.keepRuns
+	if keep == 0 {
+		keep = x.l.rb.KeepRuns
+	}
+	if keep <= 0 {
+		return
+	}
+	var protect []string
+	if x.f.baseline != "" {
+		protect = append(protect, x.f.baseline)
+	}
+	removed, err := record.Prune(x.f.recordDir, keep, protect...)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "Warning: %v\n", err)
+	}
+	if len(removed) > 0 && !x.f.json {
+		fmt.Fprintf(a.stdout, "Removed %d old run record(s), keeping the newest %d and their baselines.\n", len(removed), keep)
+	}
 }
 
 // recordVars returns the variable values for the run record, with

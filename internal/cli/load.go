@@ -35,6 +35,10 @@ type runFlags struct {
 	strategy   string
 	baseline   string
 	onlyNew    bool
+	// forceBaseline accepts an incomplete run (killed) as the baseline.
+	forceBaseline bool
+	// keepRuns, when > 0, keeps only the newest keepRuns records after apply.
+	keepRuns int
 
 	sshConfig     string
 	sshAcceptNew  bool
@@ -62,6 +66,8 @@ func (f *runFlags) add(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.sshAcceptNew, "ssh-accept-new", false, "trust and record host keys not yet in known_hosts (changed keys are always refused)")
 	cmd.Flags().BoolVarP(&f.askBecomePass, "ask-become-pass", "K", false, "ask once for the sudo password used by become")
 	cmd.Flags().StringVar(&f.recordDir, "record-dir", ".prova/runs", "where apply writes run records")
+	cmd.Flags().BoolVar(&f.forceBaseline, "force-baseline", false, "accept an incomplete run (killed, never finished) as the baseline")
+	cmd.Flags().IntVar(&f.keepRuns, "keep-runs", 0, "after apply, keep only the newest N run records (and every run a kept one names as its baseline); 0 keeps all, default: the runbook's keep_runs")
 }
 
 // loaded is a runbook ready to run: parsed, bound, with variables and

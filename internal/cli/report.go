@@ -18,6 +18,7 @@ import (
 type reportFlags struct {
 	format, out, waivers, baseline, recordDir string
 	tolerances                                []string
+	forceBaseline                             bool
 }
 
 func (a *app) reportCmd() *cobra.Command {
@@ -54,6 +55,7 @@ EXIT STATUS
 	fl.StringVar(&f.baseline, "baseline", "", "baseline run (directory, run ID, latest) or JSON report file")
 	fl.StringArrayVar(&f.tolerances, "tolerance", nil, "regression tolerance override KIND=PERCENT (repeatable)")
 	fl.StringVar(&f.recordDir, "record-dir", record.DefaultRoot, "where run records are kept")
+	fl.BoolVar(&f.forceBaseline, "force-baseline", false, "accept an incomplete run (killed, never finished) as the baseline")
 	return cmd
 }
 
@@ -130,7 +132,11 @@ func (a *app) reportBaseline(rec *record.Record, f *reportFlags) (*record.Record
 	path, err := baseline.Resolve(name, root)
 	var base *record.Record
 	if err == nil {
-		base, err = baseline.Load(path)
+		if f.forceBaseline {
+			base, err = baseline.LoadForce(path)
+		} else {
+			base, err = baseline.Load(path)
+		}
 	}
 	if err != nil {
 		if explicit {

@@ -17,11 +17,11 @@ const ReportSchema = "prova-report/1"
 // exported is the part of a JSON report a baseline needs: the run's meta
 // and every step's per-host results.
 type exported struct {
-	Schema     string `json:"schema"`
-	Incomplete bool   `json:"incomplete"`
-	Reason     string `json:"incomplete_reason"`
-	Run    record.Meta   `json:"run"`
-	Steps  []record.Step `json:"steps"`
+	Schema     string        `json:"schema"`
+	Incomplete bool          `json:"incomplete"`
+	Reason     string        `json:"incomplete_reason"`
+	Run        record.Meta   `json:"run"`
+	Steps      []record.Step `json:"steps"`
 }
 
 // Resolve turns a run argument into a path: "latest" is the newest record
