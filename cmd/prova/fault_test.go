@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -220,5 +221,97 @@ step "shell" "change" { command = "touch %s" }
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the next change ran after the record write failed")
+	}
+}
+
+// TestFloodedOutputRecordStaysSmall: a shell step printing two million
+// short lines (about 15 MB) and one printing 64 MB in long lines leave a
+// record of well under 2 MiB: no per-line events, raw outputs capped and
+// compressed. --json leaves the lines out too.
+func TestFloodedOutputRecordStaysSmall(t *testing.T) {
+	l := newFaultLab(t)
+	rb := filepath.Join(l.dir, "rb.hcl")
+	write(t, rb, `
+step "shell" "lines" { command = "seq 1 2000000" }
+step "shell" "bulk" { command = "head -c 64000000 /dev/urandom | od -An -tx1 -w4096 -v" }
+`, 0o644)
+	root := filepath.Join(l.dir, "runs")
+	code, out, errOut := l.prova(t, "apply", rb, "-i", l.inv, "--record-dir", root, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if strings.Contains(out, `"type":"output"`) {
+		t.Error("--json printed output lines without --json-output")
+	}
+	if !strings.Contains(out, `{"type":"summary",`) {
+		t.Error("--json did not end with a summary")
+	}
+	dir, err := record.Latest(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var size int64
+	_ = filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			size += fi.Size()
+		}
+		return err
+	})
+	if size > 2<<20 {
+		t.Errorf("record is %d bytes", size)
+	}
+	ev, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(ev, []byte("\n")); n > 20 {
+		t.Errorf("events.jsonl has %d lines for a two-step run", n)
+	}
+	rec, err := record.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rec.Steps {
+		b, err := rec.ReadRaw(s.Hosts["n1"].Raw["stdout"])
+		if err != nil || len(b) > record.MaxRawBytes+4096 || len(b) < 1000 {
+			t.Errorf("%s stdout kept %d bytes: %v", s.Step, len(b), err)
+		}
+	}
+}
+
+// TestKeepRuns: --keep-runs 2 leaves the two newest records and the
+// baseline the newest one names.
+func TestKeepRuns(t *testing.T) {
+	l := newFaultLab(t)
+	rb := filepath.Join(l.dir, "rb.hcl")
+	write(t, rb, `step "shell" "x" { command = "echo x" }`+"\n", 0o644)
+	root := filepath.Join(l.dir, "runs")
+	var ids []string
+	for i := range 5 {
+		args := []string{"apply", rb, "-i", l.inv, "--record-dir", root}
+		if i == 4 {
+			args = append(args, "--keep-runs", "2", "--baseline", ids[0])
+		}
+		if code, _, errOut := l.prova(t, args...); code != 0 {
+			t.Fatalf("run %d: exit %d\n%s", i, code, errOut)
+		}
+		dir, err := record.Latest(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, filepath.Base(dir))
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, e := range ents {
+		left = append(left, e.Name())
+	}
+	want := []string{ids[0], ids[3], ids[4]}
+	sort.Strings(want)
+	if strings.Join(left, " ") != strings.Join(want, " ") {
+		t.Errorf("left %v, want %v (the baseline and the two newest)", left, want)
 	}
 }

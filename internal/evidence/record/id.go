@@ -3,11 +3,13 @@ package record
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"time"
 )
 
@@ -28,23 +30,63 @@ func NewRunID(now time.Time) string {
 func IsRunID(s string) bool { return runIDPattern.MatchString(s) }
 
 // Latest returns the directory of the most recent record under root (the
-// directory holding the run directories, e.g. DefaultRoot): the greatest
-// run ID with a run.json. Directories not named like a run ID are ignored.
-// With no record, the error wraps fs.ErrNotExist.
+// directory holding the run directories, e.g. DefaultRoot): the newest run
+// with a run.json, by run ID and, within one second, by start time.
+// Directories not named like a run ID are ignored. With no record, the
+// error wraps fs.ErrNotExist.
 func Latest(root string) (string, error) {
-	ents, err := os.ReadDir(root)
+	runs, err := Runs(root)
 	if err != nil {
 		return "", fmt.Errorf("find latest run: %w", err)
 	}
-	for i := len(ents) - 1; i >= 0; i-- { // ReadDir sorts by name
-		e := ents[i]
+	if len(runs) == 0 {
+		return "", fmt.Errorf("no run records in %s: %w", root, fs.ErrNotExist)
+	}
+	return filepath.Join(root, runs[len(runs)-1]), nil
+}
+
+// Runs lists the run IDs under root that hold a run.json, oldest first:
+// by the time in the ID, then by the start time run.json records (run IDs
+// of the same second differ only in their random part).
+func Runs(root string) ([]string, error) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, err
+	}
+	type run struct {
+		id      string
+		started time.Time
+	}
+	var runs []run
+	for _, e := range ents {
 		if !e.IsDir() || !IsRunID(e.Name()) {
 			continue
 		}
-		dir := filepath.Join(root, e.Name())
-		if _, err := os.Stat(filepath.Join(dir, runFile)); err == nil {
-			return dir, nil
+		b, err := os.ReadFile(filepath.Join(root, e.Name(), runFile))
+		if err != nil {
+			continue
 		}
+		var head struct {
+			Meta struct {
+				Started time.Time `json:"started"`
+			} `json:"meta"`
+		}
+		_ = json.Unmarshal(b, &head) // a bad run.json sorts by its ID alone
+		runs = append(runs, run{e.Name(), head.Meta.Started})
 	}
-	return "", fmt.Errorf("no run records in %s: %w", root, fs.ErrNotExist)
+	sort.SliceStable(runs, func(i, j int) bool {
+		a, b := runs[i], runs[j]
+		if a.id[:16] != b.id[:16] {
+			return a.id < b.id
+		}
+		if !a.started.Equal(b.started) {
+			return a.started.Before(b.started)
+		}
+		return a.id < b.id
+	})
+	out := make([]string, len(runs))
+	for i, r := range runs {
+		out[i] = r.id
+	}
+	return out, nil
 }

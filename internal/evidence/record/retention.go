@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 )
 
 // Prune keeps the newest keep run records under root and removes the
@@ -16,17 +16,11 @@ func Prune(root string, keep int, protect ...string) ([]string, error) {
 	if keep < 1 {
 		return nil, nil
 	}
-	ents, err := os.ReadDir(root)
+	runs, err := Runs(root)
 	if err != nil {
 		return nil, fmt.Errorf("prune run records: %w", err)
 	}
-	var runs []string
-	for _, e := range ents {
-		if e.IsDir() && IsRunID(e.Name()) {
-			runs = append(runs, e.Name())
-		}
-	}
-	sort.Sort(sort.Reverse(sort.StringSlice(runs))) // newest first
+	slices.Reverse(runs) // newest first
 	kept := map[string]bool{}
 	for _, id := range protect {
 		kept[filepath.Base(id)] = true
