@@ -55,7 +55,7 @@ func (c *Collector) Add(step, host string, status event.Status, message string, 
 	c.hostSeen[host] = true
 	if cause, ok := result["cause"].(string); ok && cause != "" && cause != "none" {
 		c.cause[host] = cause
-		c.peers[host] = strings(result["missing"])
+		c.peers[host] = stringList(result["missing"])
 		if ex, ok := result["explanation"].(string); ok {
 			c.explain[host] = ex
 		}
@@ -68,7 +68,7 @@ func (c *Collector) Add(step, host string, status event.Status, message string, 
 	c.list = append(c.list, Finding{Host: host, Step: step, Status: status, Message: message})
 }
 
-func strings(v any) []string {
+func stringList(v any) []string {
 	l, ok := v.([]any)
 	if !ok {
 		if s, ok := v.([]string); ok {
@@ -100,6 +100,14 @@ func (c *Collector) Findings() []Finding {
 		out[i] = f
 	}
 	return out
+}
+
+// Cause returns the cause a diagnosing step named for host and the peers
+// the diagnosis is about.
+func (c *Collector) Cause(host string) (string, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cause[host], append([]string(nil), c.peers[host]...)
 }
 
 // Explanation returns the one-sentence diagnosis of host, if a step gave one.

@@ -16,7 +16,8 @@ th{background:#f3f3f3}td.num{text-align:right}code{font-size:90%}
 tr.fail td.v{color:#b00;font-weight:bold}tr.waived td.v{color:#a60}tr.warn td.v{color:#a60}
 .charts{display:flex;flex-wrap:wrap;gap:2em}.chart{overflow:visible}
 svg text{font:11px system-ui,sans-serif;fill:#222}svg .panel-title{font-weight:bold}
-.bar.rdma{fill:#2a6fb0}.bar.tcp{fill:#d9822b}.bar.connected{fill:#3a9a3a}.bar.short{fill:#c33}.bar.expected{fill:#ddd}
+.bar.rdma{fill:#2a6fb0}.bar.tcp{fill:#d9822b}.bar.connected{fill:#b9d8b9}.bar.missing{fill:#d00}.bar.missing-few{fill:#f2b8b8}
+.limit{fill:#111}.ref{stroke:#444;stroke-width:1.5;stroke-dasharray:4 3}svg .note{fill:#555;font-style:italic}
 .note{color:#555}`
 
 // WriteHTML renders the report as one self-contained HTML file (inline
@@ -103,38 +104,6 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	b.WriteString("</table>\n</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func (r *Report) htmlCharts(b *strings.Builder) {
-	if len(r.Latency)+len(r.CPU)+len(r.Peers) == 0 {
-		return
-	}
-	b.WriteString("<h2>Charts</h2>\n<div class=\"charts\">\n")
-	if len(r.Latency) > 0 {
-		var hosts []string
-		var rdma, tcp []*float64
-		for _, p := range r.Latency {
-			hosts, rdma, tcp = append(hosts, p.Host), append(rdma, p.RDMAUs), append(tcp, p.TCPUs)
-		}
-		barChart(b, "chart-latency", "Latency per node, RDMA vs TCP (µs)", hosts, []panel{{title: "latency (µs)", unit: " µs",
-			series: []series{{"RDMA", "rdma", rdma}, {"TCP", "tcp", tcp}}}})
-	}
-	if len(r.CPU) > 0 {
-		var hosts []string
-		var sr, st, br, bt []*float64
-		for _, p := range r.CPU {
-			hosts = append(hosts, p.Host)
-			sr, st, br, bt = append(sr, p.SoftPctRDMA), append(st, p.SoftPctTCP), append(br, p.BusyCoresRDMA), append(bt, p.BusyCoresTCP)
-		}
-		barChart(b, "chart-cpu", "CPU per node at full bandwidth: %soft and busy cores, RDMA vs TCP", hosts, []panel{
-			{title: "%soft", unit: "%", series: []series{{"RDMA", "rdma", sr}, {"TCP", "tcp", st}}},
-			{title: "busy cores", unit: "", series: []series{{"RDMA", "rdma", br}, {"TCP", "tcp", bt}}},
-		})
-	}
-	if len(r.Peers) > 0 {
-		peerChart(b, r.Peers)
-	}
-	b.WriteString("</div>\n")
 }
 
 func baselineTable(b *strings.Builder, id string, rows []baseline.Row) {

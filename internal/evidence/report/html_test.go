@@ -97,7 +97,7 @@ func TestHTMLStructure(t *testing.T) {
 	if n := strings.Count(latency, " RDMA: "); n != 4 {
 		t.Errorf("latency chart: %d RDMA bars, want 4", n)
 	}
-	if !strings.Contains(s, "<title>gpfs04: 2 of 3 peers</title>") || strings.Count(s, `class="bar short" x="120" y="`) != 1 {
+	if !strings.Contains(s, "<title>gpfs04: 2 of 3 peers</title>") || strings.Count(s, `class="bar missing-few"`) != 2 || !strings.Contains(s, "<title>gpfs04: 1 peer(s) missing</title>") {
 		t.Error("peer chart does not mark gpfs04 short of peers")
 	}
 	for _, want := range []string{"<title>gpfs02 RDMA: 2 µs</title>", "<title>gpfs02 TCP: 6.4 µs</title>",

@@ -49,9 +49,10 @@ type jsonRun struct {
 }
 
 type jsonCharts struct {
-	Latency []LatencyPoint `json:"latency"`
-	CPU     []CPUPoint     `json:"cpu"`
-	Peers   []PeerPoint    `json:"peers"`
+	Latency   []LatencyPoint   `json:"latency"`
+	CPU       []CPUPoint       `json:"cpu"`
+	Bandwidth []BandwidthPoint `json:"bandwidth"`
+	Peers     []PeerPoint      `json:"peers"`
 }
 
 type jsonAssertion struct {
@@ -90,7 +91,7 @@ func (r *Report) document() jsonReport {
 			Inventory: m.Inventory, InventoryHash: m.InventoryHash, ProvaVersion: m.ProvaVersion, Started: m.Started,
 			Finished: r.Run.Finished, DurationS: r.Run.DurationS, Hosts: nonNil(r.Hosts), Baseline: m.Baseline, Vars: m.Vars},
 		Versions: nonNil(r.Versions), ThreeLines: nonNil(r.Lines),
-		Charts:     jsonCharts{Latency: nonNil(r.Latency), CPU: nonNil(r.CPU), Peers: nonNil(r.Peers)},
+		Charts:     jsonCharts{Latency: nonNil(r.Latency), CPU: nonNil(r.CPU), Bandwidth: nonNil(r.Bandwidth), Peers: nonNil(r.Peers)},
 		Assertions: []jsonAssertion{}, StepErrors: nonNil(r.StepErrors), Baseline: r.Baseline, Steps: []record.Step{},
 	}
 	applied := map[string]int{}

@@ -38,6 +38,7 @@ type Report struct {
 	Lines      []Line
 	Latency    []LatencyPoint
 	CPU        []CPUPoint
+	Bandwidth  []BandwidthPoint
 	Peers      []PeerPoint
 	Versions   []Version
 	Waivers    *waiver.Result
@@ -103,6 +104,7 @@ func Build(rec *record.Record, opts Options) *Report {
 	r.Counts.StepErrors = len(r.StepErrors)
 	r.Lines = r.threeLines()
 	r.Latency, r.CPU, r.Peers = latencyPoints(rec, r.Hosts), cpuPoints(rec, r.Hosts), peerPoints(rec, r.Hosts)
+	r.Bandwidth = bandwidthPoints(rec, r.Hosts)
 	r.Versions = versionsOf(rec, r.Hosts)
 	if opts.Baseline != nil {
 		t := opts.Tolerances
