@@ -62,6 +62,7 @@ func TestFoldHosts(t *testing.T) {
 	for in, want := range map[string]string{
 		"gpfs01,gpfs02,gpfs03,gpfs05": "gpfs[01-03,05]",
 		"gpfs04":                      "gpfs04",
+		"gpfs09,gpfs10,gpfs11":        "gpfs[09-11]",
 		"n1,n2,n10,gpfs01,login":      "n[1-2,10],gpfs01,login",
 		"a,b":                         "a,b",
 		"gpfs2,gpfs02":                "gpfs2,gpfs02",

@@ -33,10 +33,19 @@ func FoldHosts(hosts []string) string {
 			gs = append(gs, &group{plain: h})
 			continue
 		}
-		key := m[1] + "\x00" + strconv.Itoa(len(m[2]))
+		// Zero-padded numbers fold with numbers of their width; plain
+		// numbers (no leading zero) fold whatever their length.
+		width := 0
+		if len(m[2]) > 1 && m[2][0] == '0' {
+			width = len(m[2])
+		}
+		if g, ok := idx[m[1]+"\x00"+strconv.Itoa(len(m[2]))]; ok && width == 0 && g.width == len(m[2]) {
+			width = len(m[2]) // gpfs10 beside gpfs01..gpfs09
+		}
+		key := m[1] + "\x00" + strconv.Itoa(width)
 		g, ok := idx[key]
 		if !ok {
-			g = &group{prefix: m[1], width: len(m[2])}
+			g = &group{prefix: m[1], width: width}
 			idx[key] = g
 			gs = append(gs, g)
 		}
