@@ -70,7 +70,7 @@ func TestChartsAtScale(t *testing.T) {
 			t.Errorf("%s drawn as %s", m[3], m[1])
 		}
 	}
-	if !strings.Contains(peers, "8 more node(s)") {
+	if !strings.Contains(peers, "24 more node(s)") {
 		t.Error("peer chart does not say how many nodes it left out")
 	}
 	// One chart per latency measure.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/internal/evidence/baseline"
+	"github.com/provadev/prova/internal/evidence/findings"
 )
 
 const css = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
@@ -14,7 +15,7 @@ table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding
 th{background:#f3f3f3}td.num{text-align:right}code{font-size:90%}
 .verdict{font-weight:bold;padding:.4em .8em;display:inline-block}.verdict-pass{background:#dfd}.verdict-fail{background:#fdd}.verdict-incomplete{background:#fe9;border:2px dashed #a60}
 tr.fail td.v{color:#b00;font-weight:bold}tr.waived td.v{color:#a60}tr.warn td.v{color:#a60}
-.charts{display:flex;flex-wrap:wrap;gap:2em}.chart{overflow:visible}
+.charts{display:flex;flex-wrap:wrap;gap:2em;align-items:flex-start}.chart-box{display:flex;flex-direction:column}.chart{overflow:visible}
 svg text{font:11px system-ui,sans-serif;fill:#222}svg .panel-title{font-weight:bold}
 .bar.rdma{fill:#2a6fb0}.bar.tcp{fill:#d9822b}.bar.connected{fill:#b9d8b9}.bar.missing{fill:#d00}.bar.missing-few{fill:#f2b8b8}
 .limit{fill:#111}.ref{stroke:#444;stroke-width:1.5;stroke-dasharray:4 3}svg .note{fill:#555;font-style:italic}
@@ -31,35 +32,44 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(title))
 	fmt.Fprintf(&b, "<p class=\"verdict verdict-%s\" id=\"verdict\">Verdict: %s: %s.</p>\n", r.Verdict(), strings.ToUpper(r.Verdict()), esc(r.verdictLine()))
 
-	b.WriteString("<table id=\"summary\">\n")
-	for _, kv := range r.summaryRows() {
-		fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>\n", esc(kv[0]), esc(kv[1]))
+	if fl := r.findingLines(); len(fl) > 0 {
+		b.WriteString("<h2>Findings</h2>\n<ul id=\"findings\">\n")
+		for _, f := range fl {
+			fmt.Fprintf(&b, "<li class=\"%s\"><strong>%s</strong> (%s, %d host(s): %s): %s</li>\n", esc(f.Status), esc(f.Cause), esc(f.Status), f.N, esc(f.Hosts), esc(f.Text))
+		}
+		b.WriteString("</ul>\n")
 	}
-	b.WriteString("</table>\n")
-
 	if fl := r.failureLines(); len(fl) > 0 {
 		b.WriteString("<h2>Failed</h2>\n<ul id=\"failed\">\n")
-		for _, f := range fl {
+		for i, f := range fl {
+			if i == maxListed {
+				fmt.Fprintf(&b, "<li>and %d more (see the assertions below)</li>\n", len(fl)-maxListed)
+				break
+			}
 			fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", esc(f.Host), esc(f.Text))
 		}
 		b.WriteString("</ul>\n")
 	}
 
 	if len(r.Lines) > 0 {
-		b.WriteString("<h2>Three lines: RDMA vs TCP</h2>\n<table id=\"three-lines\">\n<tr><th>host</th><th>line</th><th>RDMA</th><th>TCP</th><th>measured</th><th>threshold</th><th>verdict</th><th>raw output</th></tr>\n")
-		for _, l := range r.Lines {
-			var raws []string
-			for i, p := range l.Raw {
-				raws = append(raws, fmt.Sprintf("<a href=\"%s\">%s</a>", esc(r.rawLink(p)), esc(l.rawNames[i])))
-			}
-			fmt.Fprintf(&b, "<tr class=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"v\">%s</td><td>%s</td></tr>\n",
-				esc(l.Verdict), esc(l.Host), esc(l.Line), esc(orDash(l.RDMA)), esc(orDash(l.TCP)), esc(l.Measured), esc(orDash(l.Threshold)),
-				esc(l.Verdict), strings.Join(raws, "<br/>"))
+		shown, folds := r.shownLines()
+		b.WriteString("<h2>Three lines: RDMA vs TCP</h2>\n")
+		r.htmlLines(&b, "three-lines", shown, folds)
+		if folds != nil {
+			b.WriteString("<details id=\"three-lines-all\"><summary>every host</summary>\n")
+			r.htmlLines(&b, "three-lines-every-host", r.Lines, nil)
+			b.WriteString("</details>\n")
 		}
-		b.WriteString("</table>\n<p class=\"note\">Bandwidth is a reference, not a criterion: TCP reaches line rate too.</p>\n")
+		b.WriteString("<p class=\"note\">Bandwidth is a reference, not a criterion: TCP reaches line rate too.</p>\n")
 	}
 
 	r.htmlCharts(&b)
+
+	b.WriteString("<h2>Run</h2>\n<table id=\"summary\">\n")
+	for _, kv := range r.summaryRows() {
+		fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>\n", esc(kv[0]), esc(kv[1]))
+	}
+	b.WriteString("</table>\n")
 
 	if len(r.Versions) > 0 {
 		b.WriteString("<h2>Tool versions</h2>\n<table id=\"versions\">\n<tr><th>tool</th><th>version</th><th>hosts</th></tr>\n")
@@ -87,8 +97,16 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		b.WriteString("</table>\n")
 	}
 
-	b.WriteString("<h2>Assertions by host</h2>\n<table id=\"assertions\">\n<tr><th>host</th><th>step</th><th>check</th><th>measured</th><th>threshold</th><th>verdict</th><th>message</th></tr>\n")
-	for _, h := range r.Hosts {
+	b.WriteString("<h2>Assertions by host</h2>\n")
+	hosts := r.Hosts
+	if len(r.Hosts) > collapseAt {
+		hosts = r.notCleanList()
+		if clean := r.cleanHosts(); len(clean) > 0 {
+			fmt.Fprintf(&b, "<p class=\"note\" id=\"clean-hosts\">%d host(s) passed every assertion: %s. The JSON report lists every assertion.</p>\n", len(clean), esc(findings.FoldHosts(clean)))
+		}
+	}
+	b.WriteString("<table id=\"assertions\">\n<tr><th>host</th><th>step</th><th>check</th><th>measured</th><th>threshold</th><th>verdict</th><th>message</th></tr>\n")
+	for _, h := range hosts {
 		for _, o := range r.Assertions {
 			if o.Host != h {
 				continue
@@ -104,6 +122,23 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	b.WriteString("</table>\n</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func (r *Report) htmlLines(b *strings.Builder, id string, lines []Line, folds []lineFold) {
+	fmt.Fprintf(b, "<table id=\"%s\">\n<tr><th>host</th><th>line</th><th>RDMA</th><th>TCP</th><th>measured</th><th>threshold</th><th>verdict</th><th>raw output</th></tr>\n", id)
+	for _, l := range lines {
+		var raws []string
+		for i, p := range l.Raw {
+			raws = append(raws, fmt.Sprintf("<a href=\"%s\">%s</a>", esc(r.rawLink(p)), esc(l.rawNames[i])))
+		}
+		fmt.Fprintf(b, "<tr class=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"v\">%s</td><td>%s</td></tr>\n",
+			esc(l.Verdict), esc(l.Host), esc(l.Line), esc(orDash(l.RDMA)), esc(orDash(l.TCP)), esc(l.Measured), esc(orDash(l.Threshold)),
+			esc(l.Verdict), strings.Join(raws, "<br/>"))
+	}
+	for _, f := range folds {
+		fmt.Fprintf(b, "<tr class=\"pass folded\"><td>%s</td><td>%s</td><td></td><td></td><td></td><td></td><td class=\"v\">pass</td><td></td></tr>\n", esc(hostCount(f.Hosts)), esc(f.Line))
+	}
+	b.WriteString("</table>\n")
 }
 
 func baselineTable(b *strings.Builder, id string, rows []baseline.Row) {

@@ -19,6 +19,11 @@ func (r *Report) htmlCharts(b *strings.Builder) {
 	}
 	bad := r.notCleanHosts()
 	b.WriteString("<h2>Charts</h2>\n<div class=\"charts\">\n")
+	if len(r.Peers) > 0 {
+		b.WriteString("<div class=\"chart-box\">\n")
+		peerChart(b, r.Peers)
+		b.WriteString("</div>\n")
+	}
 	var measures []string
 	byMeasure := map[string][]LatencyPoint{}
 	for _, p := range r.Latency {
@@ -43,9 +48,8 @@ func (r *Report) htmlCharts(b *strings.Builder) {
 		if m != "" {
 			title += ": " + m
 		}
-		barChart(b, "chart-latency", id, "Latency per node, RDMA vs TCP (µs), "+orDash(m), hosts, []panel{{title: title, unit: " µs",
-			series: []series{{"RDMA", "rdma", rdma}, {"TCP", "tcp", tcp}}, limits: limits}})
-		pts.note(b)
+		chart(b, "chart-latency", id, "Latency per node, RDMA vs TCP (µs), "+orDash(m), hosts, []panel{{title: title, unit: " µs",
+			series: []series{{"RDMA", "rdma", rdma}, {"TCP", "tcp", tcp}}, limits: limits}}, pts)
 	}
 	if len(r.CPU) > 0 {
 		pts := pickRows(r.CPU, func(p CPUPoint) string { return p.Host }, bad)
@@ -56,11 +60,10 @@ func (r *Report) htmlCharts(b *strings.Builder) {
 			sr, st, br, bt = append(sr, p.SoftPctRDMA), append(st, p.SoftPctTCP), append(br, p.BusyCoresRDMA), append(bt, p.BusyCoresTCP)
 			limits = append(limits, softLimit(p))
 		}
-		barChart(b, "chart-cpu", "chart-cpu", "CPU per node at full bandwidth: %soft and busy cores, RDMA vs TCP", hosts, []panel{
+		chart(b, "chart-cpu", "chart-cpu", "CPU per node at full bandwidth: %soft and busy cores, RDMA vs TCP", hosts, []panel{
 			{title: "%soft", unit: "%", series: []series{{"RDMA", "rdma", sr}, {"TCP", "tcp", st}}, limits: limits},
 			{title: "busy cores", unit: "", series: []series{{"RDMA", "rdma", br}, {"TCP", "tcp", bt}}},
-		})
-		pts.note(b)
+		}, pts)
 	}
 	if len(r.Bandwidth) > 0 {
 		pts := pickRows(r.Bandwidth, func(p BandwidthPoint) string { return p.Host }, bad)
@@ -86,12 +89,29 @@ func (r *Report) htmlCharts(b *strings.Builder) {
 			panels = append(panels, panel{title: "share of line rate (%)", unit: "%", series: []series{{"RDMA", "rdma", sr}, {"TCP", "tcp", st}},
 				ref: &ninety, refLabel: "90 % (reference)"})
 		}
-		barChart(b, "chart-bandwidth", "chart-bandwidth", "Bandwidth per node, RDMA vs TCP: a reference, not a criterion", hosts, panels)
-		pts.note(b)
+		chart(b, "chart-bandwidth", "chart-bandwidth", "Bandwidth per node, RDMA vs TCP: a reference, not a criterion", hosts, panels, pts)
 	}
-	if len(r.Peers) > 0 {
-		peerChart(b, r.Peers)
+	b.WriteString("</div>\n")
+}
+
+// chart draws one bar chart in its box, leaving out panels without data,
+// with the note on the nodes left out under it.
+func chart[T any](b *strings.Builder, class, id, title string, hosts []string, panels []panel, p picked[T]) {
+	var keep []panel
+	for _, pn := range panels {
+		for _, s := range pn.series {
+			if hasAny(s.values) {
+				keep = append(keep, pn)
+				break
+			}
+		}
 	}
+	if len(keep) == 0 {
+		return
+	}
+	b.WriteString("<div class=\"chart-box\">\n")
+	barChart(b, class, id, title, hosts, keep)
+	p.note(b)
 	b.WriteString("</div>\n")
 }
 

@@ -183,7 +183,7 @@ func peerChart(b *strings.Builder, pts []PeerPoint) {
 }
 
 // maxChartRows bounds the nodes one chart draws.
-const maxChartRows = 40
+const maxChartRows = 24
 
 func svgOpen(b *strings.Builder, class, title string, w, h int) { svgOpenID(b, class, class, title, w, h) }
 
