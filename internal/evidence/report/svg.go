@@ -185,7 +185,9 @@ func peerChart(b *strings.Builder, pts []PeerPoint) {
 // maxChartRows bounds the nodes one chart draws.
 const maxChartRows = 24
 
-func svgOpen(b *strings.Builder, class, title string, w, h int) { svgOpenID(b, class, class, title, w, h) }
+func svgOpen(b *strings.Builder, class, title string, w, h int) {
+	svgOpenID(b, class, class, title, w, h)
+}
 
 func svgOpenID(b *strings.Builder, class, id, title string, w, h int) {
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart %s" id="%s" width="%d" height="%d" viewBox="0 0 %d %d" role="img"><title>%s</title>`+"\n",
