@@ -34,6 +34,8 @@ func (a *app) reportCmd() *cobra.Command {
   html   report.html: one self-contained file with inline SVG charts
   junit  report.junit.xml: Ant JUnit XML, one test case per assertion and host
   json   report.json: schema prova-report/1, also usable as a baseline file
+  prom   prova_<runbook>.prom: Prometheus text exposition for node_exporter's
+         textfile collector (written atomically; see docs/operations.md)
 
 Files go into the run directory unless --out names another; --out - prints
 a single format on standard output. --waivers applies a waiver file;
@@ -49,7 +51,7 @@ EXIT STATUS
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runReport(args[0], &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "md", "formats, comma-separated: md, html, junit, json")
+	fl.StringVar(&f.format, "format", "md", "formats, comma-separated: md, html, junit, json, prom")
 	fl.StringVar(&f.out, "out", "", `directory for the report files (default: the run directory); "-" for standard output`)
 	fl.StringVar(&f.waivers, "waivers", "", "HCL waiver file to apply")
 	fl.StringVar(&f.baseline, "baseline", "", "baseline run (directory, run ID, latest) or JSON report file")

@@ -17,9 +17,12 @@ const (
 	HTML     Format = "html"
 	JUnit    Format = "junit"
 	JSON     Format = "json"
+	// Prom is the Prometheus text exposition format, for node_exporter's
+	// textfile collector.
+	Prom Format = "prom"
 )
 
-var formats = []Format{Markdown, HTML, JUnit, JSON}
+var formats = []Format{Markdown, HTML, JUnit, JSON, Prom}
 
 // ParseFormats reads a comma-separated list ("md,junit"); repeats are
 // dropped, order is kept.
@@ -36,7 +39,7 @@ func ParseFormats(s string) ([]Format, error) {
 			ok = ok || f == k
 		}
 		if !ok {
-			return nil, fmt.Errorf("unknown report format %q (formats: md, html, junit, json)", p)
+			return nil, fmt.Errorf("unknown report format %q (formats: md, html, junit, json, prom)", p)
 		}
 		if !seen[f] {
 			seen[f] = true
@@ -66,6 +69,8 @@ func (r *Report) Write(w io.Writer, f Format) error {
 		return r.WriteJUnit(w)
 	case JSON:
 		return r.WriteJSON(w)
+	case Prom:
+		return r.WritePrometheus(w)
 	}
 	return fmt.Errorf("unknown report format %q", f)
 }
@@ -84,11 +89,38 @@ func (r *Report) WriteFiles(dir string, fs []Format) ([]string, error) {
 		if err := r.Write(&b, f); err != nil {
 			return paths, fmt.Errorf("render %s report: %w", f, err)
 		}
-		p := filepath.Join(dir, f.FileName())
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		name := f.FileName()
+		if f == Prom {
+			name = r.promFileName()
+		}
+		p := filepath.Join(dir, name)
+		if err := writeReplace(p, []byte(b.String())); err != nil {
 			return paths, fmt.Errorf("write report: %w", err)
 		}
 		paths = append(paths, p)
 	}
 	return paths, nil
+}
+
+// writeReplace writes p through a temporary file renamed over it, so that
+// a reader (node_exporter's textfile collector) never sees half a file.
+func writeReplace(p string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }

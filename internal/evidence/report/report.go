@@ -45,6 +45,7 @@ type Report struct {
 	WaiverFile string
 	waiverSet  *waiver.Set
 	Baseline   *baseline.Comparison
+	now time.Time
 	// links maps a record raw path to the report's link (see exportEvidence).
 	links map[string]string
 }
@@ -75,7 +76,7 @@ type StepError struct {
 
 // Build gathers the report of rec.
 func Build(rec *record.Record, opts Options) *Report {
-	r := &Report{Run: rec, Hosts: hostsOf(rec), Profiles: profilesOf(rec)}
+	r := &Report{Run: rec, Hosts: hostsOf(rec), Profiles: profilesOf(rec), now: opts.Now}
 	res := opts.Waivers.Apply(rec.Assertions, opts.Now)
 	r.Assertions = res.Outcomes
 	if opts.Waivers != nil {
