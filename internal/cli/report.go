@@ -19,12 +19,14 @@ type reportFlags struct {
 	format, out, waivers, baseline, recordDir string
 	tolerances                                []string
 	forceBaseline                             bool
+	history                                   bool
+	since                                     string
 }
 
 func (a *app) reportCmd() *cobra.Command {
 	var f reportFlags
 	cmd := &cobra.Command{
-		Use:   "report RUN",
+		Use:   "report RUN | --history",
 		Short: "Render a run record as Markdown, HTML, JUnit XML or JSON",
 		Long: `report renders the run record RUN: a run directory, a run ID under
 --record-dir, or "latest". Formats (--format, comma-separated):
@@ -44,11 +46,32 @@ JSON report); without it, the baseline named in the record is used when it
 can be found. --tolerance KIND=PERCENT overrides the default regression
 tolerances (latency=20, cpu=25, bandwidth=10, iops=10, peers=0, errors=0).
 
+--history reads every record under --record-dir (--since 720h or
+--since 2026-11-01 keeps the later ones) and prints, per run, the verdict,
+the failures, the RDMA peers and the median of each of the three lines:
+--format md (default) or json on standard output, html (with one trend
+chart per measurement) into history.html under --out (default: the record
+directory).
+
 EXIT STATUS
   0  the report was written, whatever the run's verdict
   1  bad arguments, an unreadable record, baseline or waiver file`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runReport(args[0], &f) },
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.history {
+				if len(args) > 0 {
+					return fmt.Errorf("--history reads every run under --record-dir; it takes no RUN")
+				}
+				return a.runHistory(&f)
+			}
+			if len(args) != 1 {
+				return fmt.Errorf("report needs a RUN (a run directory, a run ID or \"latest\"), or --history")
+			}
+			if f.since != "" {
+				return fmt.Errorf("--since goes with --history")
+			}
+			return a.runReport(args[0], &f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.format, "format", "md", "formats, comma-separated: md, html, junit, json, prom")
@@ -58,6 +81,8 @@ EXIT STATUS
 	fl.StringArrayVar(&f.tolerances, "tolerance", nil, "regression tolerance override KIND=PERCENT (repeatable)")
 	fl.StringVar(&f.recordDir, "record-dir", record.DefaultRoot, "where run records are kept")
 	fl.BoolVar(&f.forceBaseline, "force-baseline", false, "accept an incomplete run (killed, never finished) as the baseline")
+	fl.BoolVar(&f.history, "history", false, "one row per run under --record-dir: verdict, failures, RDMA peers, three-line medians")
+	fl.StringVar(&f.since, "since", "", "with --history: runs started after this duration ago (720h) or date (2026-11-01)")
 	return cmd
 }
 
@@ -115,6 +140,52 @@ func (a *app) runReport(run string, f *reportFlags) error {
 		fmt.Fprintf(a.stdout, "wrote %s\n", p)
 	}
 	return err
+}
+
+func (a *app) runHistory(f *reportFlags) error {
+	var since time.Time
+	if f.since != "" {
+		if d, err := time.ParseDuration(f.since); err == nil {
+			since = time.Now().Add(-d)
+		} else if t, err := time.Parse("2006-01-02", f.since); err == nil {
+			since = t
+		} else if t, err := time.Parse(time.RFC3339, f.since); err == nil {
+			since = t
+		} else {
+			return fmt.Errorf("--since %q: want a duration (720h) or a date (2026-11-01)", f.since)
+		}
+	}
+	format := report.Format(f.format)
+	if format != report.Markdown && format != report.HTML && format != report.JSON {
+		return fmt.Errorf("--history --format %s: want md, html or json", f.format)
+	}
+	rows, err := report.History(f.recordDir, since)
+	if err != nil {
+		return err
+	}
+	if format != report.HTML || f.out == "-" {
+		return report.WriteHistory(a.stdout, rows, format)
+	}
+	out := f.out
+	if out == "" {
+		out = f.recordDir
+	} else if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	p := filepath.Join(out, "history.html")
+	fh, err := os.Create(p)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := report.WriteHistory(fh, rows, format); err != nil {
+		fh.Close()
+		return err
+	}
+	if err := fh.Close(); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	fmt.Fprintf(a.stdout, "wrote %s\n", p)
+	return nil
 }
 
 // reportBaseline loads the baseline named by --baseline (an error when it
