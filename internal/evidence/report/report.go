@@ -45,7 +45,7 @@ type Report struct {
 	WaiverFile string
 	waiverSet  *waiver.Set
 	Baseline   *baseline.Comparison
-	now time.Time
+	now        time.Time
 	// links maps a record raw path to the report's link (see exportEvidence).
 	links map[string]string
 }
