@@ -1,7 +1,9 @@
 // Package ui renders what the engine reports. The engine never formats
 // output: the human console (Console), the JSON-lines stream (JSON) and the
-// run record (package record, which reuses MarshalEvent) are all
-// event.Observers.
+// run record (package record) are all event.Observers. The JSON stream and
+// the record share the event encoding of internal/evidence/wire; the JSON
+// stream leaves per-line output out unless asked (WithOutput) and ends
+// each run with a Summary event built from internal/evidence/findings.
 //
 // The console prefixes host lines with a host column padded to the widest
 // host of the run and coloured by a stable hash of the name, prints a header

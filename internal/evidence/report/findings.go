@@ -81,10 +81,21 @@ func (r *Report) findingLines() []findingLine {
 		if len(g.Steps) > 1 {
 			text += fmt.Sprintf(" (in %d steps: %s)", len(g.Steps), strings.Join(g.Steps, ", "))
 		}
+		if len(text) > maxFindingText {
+			cutAt := maxFindingText
+			for cutAt > 0 && text[cutAt]&0xC0 == 0x80 {
+				cutAt--
+			}
+			text = text[:cutAt] + " …"
+		}
 		out = append(out, findingLine{Status: string(g.Status), Cause: cause, Hosts: findings.FoldHosts(g.Hosts), Text: text, N: len(g.Hosts)})
 	}
 	return out
 }
+
+// maxFindingText bounds a finding group's text (the first host's message);
+// each failure's full text is in the Failed list and the appendix.
+const maxFindingText = 240
 
 // collapseAt is the host count from which tables show only the hosts that
 // are not clean, the full tables moving to the appendix.
