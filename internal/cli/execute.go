@@ -123,6 +123,9 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 	if len(out.Diagnostics) > 0 {
 		a.printDiags(x.l.sources, out.Diagnostics)
 	}
+	if halt.Load() != nil {
+		out.Failed = true // the run stopped because its evidence could not be kept
+	}
 	if rec != nil {
 		status := "ok"
 		switch {
@@ -134,9 +137,6 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		if err := rec.Close(status); err != nil {
 			fmt.Fprintf(a.stderr, "Error: write run record: %v\n", err)
 			out.Failed = true // evidence lost is never a success
-		}
-		if halt.Load() != nil {
-			out.Failed = true
 		}
 		if !x.f.json {
 			fmt.Fprintf(a.stdout, "Run record: %s\n", rec.Dir())
