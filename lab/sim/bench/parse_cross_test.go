@@ -139,9 +139,13 @@ func TestPerftestPairedAndParsed(t *testing.T) {
 			}
 			if name == "ib_write_lat" {
 				typ := cres.Latency[0].TypicalUs
-				lo, hi := 1.0, 3.0
+				// The simulator's base latency (1.05 µs InfiniBand, 2.1 µs
+				// RoCE) varies by a normal 3 % clamped at three spreads, so
+				// a run lies within 0.91-1.09 of it before the sample
+				// spread: the bounds leave room for both.
+				lo, hi := 0.9, 3.0
 				if c.ll == "Ethernet" {
-					lo, hi = 2, 5
+					lo, hi = 1.8, 5
 				}
 				if typ < lo || typ > hi {
 					t.Errorf("%s t_typical %.2f µs", c.ll, typ)
