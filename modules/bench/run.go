@@ -27,7 +27,7 @@ func (*Bench) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResp
 	if !isPerftest(a.Tool) && !a.reads() {
 		return module.PlanResponse{Action: module.Change, Summary: "will run " + a.describe() + " (overwrites data)"}, nil
 	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "will run " + a.describe()}, nil
+	return module.PlanResponse{Action: module.NoOp, Summary: "will run " + a.describe()}, nil
 }
 
 // run is one benchmark command's outcome.

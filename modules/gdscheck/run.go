@@ -17,17 +17,13 @@ type args struct {
 	Filesystem *string `cty:"filesystem"`
 }
 
-// Plan runs nothing: the check only reads, and its outputs are known after
-// apply.
-func (*Check) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
+// Reads implements module.ReadOnly.
+func (*Check) Reads(v cty.Value) string {
+	a, err := module.DecodeArgs[args](v)
+	if err != nil {
+		return "reads gdscheck -p"
 	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads " + a.Path + " -p"}, nil
+	return "reads " + a.Path + " -p"
 }
 
 // Apply runs gdscheck -p and returns what it reported.

@@ -26,17 +26,13 @@ type outputs struct {
 	Running    bool              `cty:"daemon_running"`
 }
 
-// Plan runs nothing: the module only reads.
-func (*Config) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
+// Reads implements module.ReadOnly.
+func (*Config) Reads(v cty.Value) string {
+	a, err := module.DecodeArgs[args](v)
+	if err != nil {
+		return "compares configured and effective GPFS attributes"
 	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true,
-		Summary: "compares configured and effective " + strings.Join(a.Attributes, ", ")}, nil
+	return "compares configured and effective " + strings.Join(a.Attributes, ", ")
 }
 
 // Apply reads both sides and compares them.

@@ -18,13 +18,8 @@ type args struct {
 	NICs []string `cty:"nics"`
 }
 
-// Plan runs nothing: the step only reads.
-func (*Topology) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads " + command}, nil
-}
+// Reads implements module.ReadOnly.
+func (*Topology) Reads(cty.Value) string { return "reads " + command }
 
 var notFound = regexp.MustCompile(`(?m)(: not found|: command not found|: No such file or directory)\s*$`)
 

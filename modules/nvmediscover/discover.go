@@ -70,18 +70,13 @@ func (a args) argv(json bool) []string {
 	return argv
 }
 
-// Plan runs nothing: discovery only reads, and reaching the target is what
-// Apply finds out.
-func (*Discover) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
+// Reads implements module.ReadOnly: discovery only reads.
+func (*Discover) Reads(v cty.Value) string {
+	a, err := module.DecodeArgs[args](v)
+	if err != nil {
+		return "discovers NVMe-oF subsystems"
 	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true,
-		Summary: "will discover subsystems over " + a.target().String()}, nil
+	return "discovers subsystems over " + a.target().String()
 }
 
 type record struct {

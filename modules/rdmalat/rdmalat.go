@@ -109,10 +109,12 @@ func (*Latency) Validate(v cty.Value) hcl.Diagnostics {
 	return diags
 }
 
-// Plan implements module.Module: the test only measures.
-func (*Latency) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "measures RDMA latency between node pairs"}, ctx.Err()
-}
+// Reads implements module.ReadOnly: the test only measures.
+func (*Latency) Reads(cty.Value) string { return "measures RDMA latency between node pairs" }
+
+// ApplyOnly implements module.ApplyOnly: a latency sweep loads the fabric;
+// plan does not run it.
+func (*Latency) ApplyOnly() {}
 
 // Apply implements module.Module. A latency test needs two hosts; the
 // engine calls ApplyCluster instead.

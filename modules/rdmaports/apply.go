@@ -37,20 +37,13 @@ type outputs struct {
 	Missing []string    `cty:"missing_ports"`
 }
 
-// Plan runs nothing: the module only reads.
-func (*Ports) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
+// Reads implements module.ReadOnly.
+func (*Ports) Reads(v cty.Value) string {
 	s := "reads ibstat and ibdev2netdev"
-	if len(a.Require) > 0 {
+	if a, err := module.DecodeArgs[args](v); err == nil && len(a.Require) > 0 {
 		s += "; requires " + strings.Join(a.Require, " ")
 	}
-	return module.PlanResponse{Action: module.NoOp, Summary: s, ReadOnly: true}, nil
+	return s
 }
 
 // Apply reads the ports of the host.

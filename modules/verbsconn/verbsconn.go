@@ -70,13 +70,8 @@ type args struct {
 	Expected []string `cty:"expected"`
 }
 
-// Plan runs nothing: the module only reads.
-func (*Conn) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads mmfsadm test verbs conn and mmlscluster"}, nil
-}
+// Reads implements module.ReadOnly.
+func (*Conn) Reads(cty.Value) string { return "reads mmfsadm test verbs conn and mmlscluster" }
 
 // Apply reads the connections and the cluster and compares them.
 func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {

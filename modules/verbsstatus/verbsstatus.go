@@ -52,13 +52,8 @@ step "assert" "verbs_started" {
 	}
 }
 
-// Plan runs nothing: the module only reads.
-func (*Status) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads mmfsadm test verbs status"}, nil
-}
+// Reads implements module.ReadOnly.
+func (*Status) Reads(cty.Value) string { return "reads mmfsadm test verbs status" }
 
 // Apply reads the status. mmfsadm failing (daemon down) is started =
 // false with the reason in the message, not an error.
