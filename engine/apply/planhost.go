@@ -100,10 +100,10 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 			return planned(s, host, event.PlanSkip, "when is false"), eval.SkippedResult(s.ResultType, host)
 		}
 	}
-	if r.dependsOnDirty(s) {
-		return planned(s, host, event.PlanUnknown, "depends on a step planned to change"), unknown
-	}
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
+		if r.dependsOnDirty(s) {
+			return planned(s, host, event.PlanUnknown, "depends on a step planned to change"), unknown
+		}
 		_, known, diags := be.EvalBody(s.Body, hctx)
 		switch {
 		case diags.HasErrors():
@@ -119,14 +119,24 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		return planFailed(s, host, event.PlanError, diagText(diags), diags), unknown
 	}
 	if !args.IsWhollyKnown() {
+		if r.dependsOnDirty(s) {
+			return planned(s, host, event.PlanUnknown, "depends on a step planned to change"), unknown
+		}
 		return planned(s, host, event.PlanUnknown, "arguments depend on results of earlier steps"), unknown
 	}
 	if d := program.AttachRange(s.Module.Validate(args), s.DeclRange); d.HasErrors() {
 		return planFailed(s, host, event.PlanError, diagText(d), d), unknown
 	}
+	// Known arguments: a destructive step that would be refused is certain
+	// to fail, even downstream of a change.
 	reason, refusal := r.destructive(s, m, args, host)
 	if refusal != "" {
 		p := planned(s, host, event.PlanWouldFail, refusal)
+		p.Destructive = reason
+		return p, unknown
+	}
+	if r.dependsOnDirty(s) {
+		p := planned(s, host, event.PlanUnknown, "depends on a step planned to change")
 		p.Destructive = reason
 		return p, unknown
 	}

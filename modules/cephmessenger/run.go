@@ -19,6 +19,9 @@ type args struct {
 	Justification *string           `cty:"justification"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Messenger) NewArgs() any { return new(args) }
+
 // Reads implements module.ReadOnly: it says where the settings will be
 // read from; plan runs the check itself.
 func (*Messenger) Reads(v cty.Value) string {

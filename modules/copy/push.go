@@ -23,6 +23,9 @@ type args struct {
 	Fetch       bool    `cty:"fetch"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Copy) NewArgs() any { return new(args) }
+
 func decodeArgs(v cty.Value) (args, uint32, error) {
 	var a args
 	if err := module.Decode(v, &a); err != nil {

@@ -17,6 +17,9 @@ type args struct {
 	Filesystem *string `cty:"filesystem"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Check) NewArgs() any { return new(args) }
+
 // Reads implements module.ReadOnly.
 func (*Check) Reads(v cty.Value) string {
 	a, err := module.DecodeArgs[args](v)

@@ -17,6 +17,9 @@ type args struct {
 	NodeClasses []string `cty:"node_classes"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Config) NewArgs() any { return new(args) }
+
 type outputs struct {
 	Node       string            `cty:"node"`
 	Configured map[string]string `cty:"configured"`

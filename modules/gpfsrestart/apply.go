@@ -21,6 +21,9 @@ type args struct {
 	Quorum   []string `cty:"quorum_nodes"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Restart) NewArgs() any { return new(args) }
+
 // target is what a restart works on: nodes by daemon name, in order.
 type target struct {
 	nodes  []string

@@ -18,6 +18,9 @@ type args struct {
 	NICs []string `cty:"nics"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Topology) NewArgs() any { return new(args) }
+
 // Reads implements module.ReadOnly.
 func (*Topology) Reads(cty.Value) string { return "reads " + command }
 

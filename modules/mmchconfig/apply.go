@@ -22,6 +22,9 @@ type args struct {
 	Immediate   bool              `cty:"immediate"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Mmchconfig) NewArgs() any { return new(args) }
+
 func (a args) scope() []string {
 	if a.Nodes == nil {
 		return nil

@@ -55,6 +55,9 @@ type args struct {
 	HostTraddr *string `cty:"host_traddr"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Discover) NewArgs() any { return new(args) }
+
 func (a args) target() nvmecmd.Target {
 	return nvmecmd.Target{Transport: a.Transport, Address: a.Address, Port: a.Port}
 }

@@ -46,6 +46,9 @@ type args struct {
 	MaxLatUs      *float64          `cty:"max_lat_us"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Latency) NewArgs() any { return new(args) }
+
 func withDefault(name string, ty cty.Type, v cty.Value) hcldec.Spec {
 	return &hcldec.DefaultSpec{Primary: &hcldec.AttrSpec{Name: name, Type: ty}, Default: &hcldec.LiteralSpec{Value: v}}
 }

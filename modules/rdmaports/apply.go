@@ -15,6 +15,9 @@ type args struct {
 	Require []string `cty:"require"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Ports) NewArgs() any { return new(args) }
+
 type portOut struct {
 	Port      int     `cty:"port"`
 	State     string  `cty:"state"`

@@ -22,6 +22,9 @@ type args struct {
 	Stdin   *string           `cty:"stdin"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Shell) NewArgs() any { return new(args) }
+
 // Plan runs the guards, read-only, and says whether the command would run.
 func (*Shell) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
 	if err := ctx.Err(); err != nil {

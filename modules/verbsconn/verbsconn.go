@@ -70,6 +70,9 @@ type args struct {
 	Expected []string `cty:"expected"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Conn) NewArgs() any { return new(args) }
+
 // Reads implements module.ReadOnly.
 func (*Conn) Reads(cty.Value) string { return "reads mmfsadm test verbs conn and mmlscluster" }
 

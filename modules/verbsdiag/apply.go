@@ -20,6 +20,9 @@ type args struct {
 	LogPath  string            `cty:"log_path"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Diagnose) NewArgs() any { return new(args) }
+
 // Reads implements module.ReadOnly.
 func (*Diagnose) Reads(cty.Value) string {
 	return "reads ports, OFED, verbsPorts, verbs status and connections, mmlscluster and the GPFS log, and names the cause of missing RDMA peers"
