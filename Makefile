@@ -4,7 +4,7 @@ BIN      ?= bin/prova
 PKGS     ?= ./...
 FUZZTIME ?= 20s
 
-.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden fuzz bench demo dist dist-check test-packages clean
+.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden docs fuzz bench demo dist dist-check test-packages clean
 
 all: lint build test
 
@@ -38,6 +38,12 @@ tidy:
 
 golden:
 	UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
+
+# docs regenerates docs/modules/<id>.md from each module's spec and Doc(),
+# keeping the hand-written sections (modules/all TestReferencePagesAreCurrent
+# fails when a committed page is stale).
+docs:
+	$(GO) generate ./modules/all
 
 # fuzz runs every fuzz target for FUZZTIME each.
 fuzz:
