@@ -112,11 +112,10 @@ func (c *Console) flushPlan(step string) {
 		if p.Action.Certain() {
 			what = string(p.Action) + ": " + what
 		}
-		line := "  " + col.Sprint(sym) + " " + c.hostCol(p.Host) + "  " + c.text(what)
+		out = append(out, "  "+col.Sprint(sym)+" "+c.hostCol(p.Host)+"  "+c.text(what))
 		if p.Destructive != "" {
-			line += "  " + c.st.failed.Sprint("DESTRUCTIVE: "+c.text(p.Destructive))
+			out = append(out, "    "+c.blankCol()+"    "+c.st.failed.Sprint("DESTRUCTIVE: "+c.text(p.Destructive)))
 		}
-		out = append(out, line)
 		if len(p.Diagnostics) > 0 {
 			diags = append(diags, p)
 		}
@@ -134,9 +133,6 @@ func (c *Console) flushPlan(step string) {
 	for _, p := range diags {
 		c.emit("")
 		c.emitBlock(c.renderDiags(p.Diagnostics))
-	}
-	if len(diags) > 0 {
-		c.emit("")
 	}
 }
 
