@@ -14,9 +14,6 @@ import (
 // read; write modes change the device; a perftest server starts a process
 // (no change when one is running), collect ends it.
 func (*Bench) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return module.PlanResponse{}, err
@@ -41,9 +38,6 @@ type run struct {
 // Apply runs the benchmark (or the perftest role) and returns its results.
 func (*Bench) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -43,9 +43,6 @@ func readThresholds(args cty.Value) (thresholds, error) {
 // bandwidth warning does not.
 func (*Compare) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	th, err := readThresholds(req.Args)
 	if err != nil {
 		return resp, err

@@ -65,9 +65,6 @@ func outputs(sum string) cty.Value {
 // Plan compares the file on the host (or, with fetch, the local file) with
 // what it should be, by checksum and mode.
 func (*Copy) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
 	a, mode, err := decodeArgs(req.Args)
 	if err != nil {
 		return module.PlanResponse{}, err
@@ -89,9 +86,6 @@ func (*Copy) Plan(ctx context.Context, req module.PlanRequest) (module.PlanRespo
 // Apply installs or fetches the file when its checksum or mode differ.
 func (c *Copy) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(c.Outputs())}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	a, mode, err := decodeArgs(req.Args)
 	if err != nil {
 		return resp, err

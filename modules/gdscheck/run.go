@@ -32,9 +32,6 @@ func (*Check) Reads(v cty.Value) string {
 // Apply runs gdscheck -p and returns what it reported.
 func (c *Check) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -85,9 +85,6 @@ func (*Log) Reads(v cty.Value) string {
 // Apply reads and summarises the log.
 func (*Log) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	path := req.Args.GetAttr("path").AsString()
 	l, raw, exists, err := gpfscmd.ReadLog(ctx, req.Host, path)
 	if err != nil {

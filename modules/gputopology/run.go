@@ -29,9 +29,6 @@ var notFound = regexp.MustCompile(`(?m)(: not found|: command not found|: No suc
 // Apply runs nvidia-smi topo -m and judges the GPU-to-NIC relations.
 func (*Topology) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -68,9 +68,6 @@ func (*OFED) Reads(cty.Value) string { return "reads " + Command }
 // Apply reads the version.
 func (*OFED) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	out, err := gpfscmd.Probe(ctx, req.Host, Command)
 	if err != nil {
 		return resp, err

@@ -79,9 +79,6 @@ func (*Conn) Reads(cty.Value) string { return "reads mmfsadm test verbs conn and
 // Apply reads the connections and the cluster and compares them.
 func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

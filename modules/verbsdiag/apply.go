@@ -31,9 +31,6 @@ func (*Diagnose) Reads(cty.Value) string {
 // Apply gathers the evidence and decides.
 func (*Diagnose) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -59,9 +59,6 @@ func (*Status) Reads(cty.Value) string { return "reads mmfsadm test verbs status
 // false with the reason in the message, not an error.
 func (*Status) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	out, err := gpfscmd.Probe(ctx, req.Host, gpfscmd.MM("mmfsadm", "test", "verbs", "status"))
 	resp.RC, resp.Stdout, resp.Stderr = out.RC, out.Stdout, out.Stderr
 	if err != nil {

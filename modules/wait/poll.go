@@ -34,9 +34,6 @@ func (*Wait) ApplyOnly() {}
 // back; if it is still unreachable at the end, that error is returned.
 func (w *Wait) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(w.Outputs())}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	p, err := parse(req.Args)
 	if err != nil {
 		return resp, err
