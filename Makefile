@@ -65,7 +65,8 @@ bench: build
 	  $(GO) test -run '^$$' -bench '^BenchmarkFanout$$' -benchtime 15s -count=1 -timeout 60m ./bench/fanout
 
 # demo starts a 4-node lab with a silent-fallback fault, plans and applies
-# the shipped runbook against it, and stops the lab.
+# the shipped runbook against it (and shows plan naming a missing OFED on a
+# second lab before apply), and stops the labs.
 demo: build
 	./examples/demo.sh $(BIN)
 

@@ -61,13 +61,15 @@ func plannedBy(out *Outcome) map[string]event.PlannedHost {
 
 // Read-only steps run for real in plan: their results make later arguments
 // known, a failing check is "would fail" and drops the host, and no command
-// of a module that changes hosts runs.
+// of a module that changes hosts runs. A read-only step after a planned
+// change is not run: what it reads may be what the change changes.
 func TestPlanRunsReadOnlyStepsForReal(t *testing.T) {
 	s := newRun(t, `
 step "probe" "who" { command = "whoami" }
-step "cmd" "greet" { command = "echo hello ${step.who.lines[0]}" }
 step "probe" "check" { command = "fail-on n2" }
+step "cmd" "greet" { command = "echo hello ${step.who.lines[0]}" }
 step "cmd" "after" { command = "echo after" }
+step "probe" "verify" { command = "whoami" }
 `, three, ModePlan)
 	out, err := s.r.Run(context.Background())
 	if err != nil {
@@ -86,7 +88,10 @@ step "cmd" "after" { command = "echo after" }
 	if _, ok := p["cmd.after@n2"]; ok {
 		t.Error("n2 would fail at probe.check but was planned for a later step")
 	}
-	if out.WouldFail != 1 || !out.Failed || out.Changes != 5 {
+	if got := p["probe.verify@n1"]; got.Action != event.PlanUnknown || got.Summary != "runs after cmd.greet, planned to change" {
+		t.Errorf("verify on n1 = %+v, want known after apply", got)
+	}
+	if out.WouldFail != 1 || !out.Failed || out.Changes != 4 {
 		t.Errorf("outcome: would fail %d, failed %t, changes %d", out.WouldFail, out.Failed, out.Changes)
 	}
 	for _, c := range s.fleet.commands() {
@@ -94,7 +99,7 @@ step "cmd" "after" { command = "echo after" }
 			t.Errorf("plan ran %q, a command of a module that changes hosts", c)
 		}
 	}
-	if cmds := s.fleet.commands(); !slices.Contains(cmds, "n2: whoami") || !slices.Contains(cmds, "n2: fail-on n2") {
+	if cmds := s.fleet.commands(); len(cmds) != 6 || !slices.Contains(cmds, "n2: whoami") || !slices.Contains(cmds, "n2: fail-on n2") {
 		t.Errorf("plan did not run the probes: %v", cmds)
 	}
 }

@@ -24,6 +24,10 @@ func (r *Runner) planHost(ctx context.Context, s *program.Step, m program.Meta, 
 	r.planned = append(r.planned, p)
 	if p.Action == event.PlanChange || p.Action == event.PlanUnknown {
 		r.dirty[s.Name] = true
+		_, mayChange := s.Module.(module.Planner)
+		if (mayChange || p.Action == event.PlanChange) && (r.firstChange == nil || r.order[s] < r.order[r.firstChange]) {
+			r.firstChange = s
+		}
 	}
 	r.mu.Unlock()
 	r.opts.Observer.Observe(p)
@@ -146,6 +150,10 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 	case module.ApplyOnly:
 		p, res = planned(s, host, event.PlanNoChange, mod.Reads(args)), unknown
 	case module.ReadOnly:
+		if c := r.changeBefore(s); c != nil {
+			p, res = planned(s, host, event.PlanUnknown, "runs after "+c.ID()+", planned to change"), unknown
+			break
+		}
 		p, res = r.probeForReal(ctx, s, m, host, mod.Reads(args))
 	case module.Planner:
 		p, res = r.askPlanner(ctx, s, m, mod, args, host)
@@ -154,6 +162,16 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 	}
 	p.Destructive = reason
 	return p, res
+}
+
+// changeBefore returns the first step before s planned to change, if any.
+func (r *Runner) changeBefore(s *program.Step) *program.Step {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.firstChange != nil && r.order[r.firstChange] < r.order[s] {
+		return r.firstChange
+	}
+	return nil
 }
 
 // probeForReal runs a read-only step as apply would (when, retries, until,

@@ -46,6 +46,13 @@ type Runner struct {
 	// dirty holds steps planned to change or unknown (plan mode).
 	dirty   map[string]bool
 	planned []event.PlannedHost
+	// firstChange is the first step, in run order, that a module that may
+	// change hosts planned to change (or could not say) on some host, nil
+	// when none (plan mode): read-only steps after it are not run for real,
+	// since what they would read may be what the change changes.
+	firstChange *program.Step
+	// order is each step's position in the run.
+	order map[*program.Step]int
 }
 
 // New prepares a run. The scope must have its locals set.
@@ -61,6 +68,10 @@ func New(prog *program.Program, scope *eval.Scope, inv Inventory, opts Options) 
 	for _, h := range inv.Names() {
 		r.active[h] = true
 		r.tally[h] = &event.Tally{}
+	}
+	r.order = make(map[*program.Step]int, len(prog.Steps))
+	for i, s := range prog.Steps {
+		r.order[s] = i
 	}
 	return r
 }
@@ -100,7 +111,9 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 			abort = st
 			break
 		}
-		if r.opts.Strategy == Free && !r.barrier(steps[i]) {
+		// Plan is always linear: whether a read-only step may run for real
+		// depends on every earlier step's plan on every host.
+		if r.opts.Strategy == Free && r.opts.Mode == ModeApply && !r.barrier(steps[i]) {
 			j := i
 			for j < len(steps) && !r.barrier(steps[j]) {
 				j++
