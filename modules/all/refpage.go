@@ -32,7 +32,7 @@ func RefPage(m module.Module, old []byte) []byte {
 		doc = d.Doc()
 	}
 	fmt.Fprintf(&b, "%s from the module's spec and Doc(); edit those, or the sections after Example. -->\n\n", marker)
-	fmt.Fprintf(&b, "# `%s`\n\n%s\n\n%s\n\n", m.ID(), doc.Summary, kind(m))
+	fmt.Fprintf(&b, "# `%s`\n\n%s\n\n%s\n\n", m.ID(), doc.Summary, Kind(m))
 	b.WriteString("## Arguments\n\n")
 	args := specArgs(m.Spec())
 	if len(args) == 0 {
@@ -69,7 +69,9 @@ func RefPage(m module.Module, old []byte) []byte {
 	return b.Bytes()
 }
 
-func kind(m module.Module) string {
+// Kind says in words what plan does with module m and whether it can
+// destroy data.
+func Kind(m module.Module) string {
 	var s string
 	switch m.(type) {
 	case module.ApplyOnly:
