@@ -51,11 +51,17 @@ func (r *Registry) IDs() []string {
 }
 
 // CheckKind reports an error unless m is exactly one of Planner (it may
-// change hosts) and ReadOnly (it never does).
+// change hosts) and ReadOnly (it never does). A read-only ClusterModule must
+// be ApplyOnly: plan runs read-only steps per host, and a cluster module's
+// work spans hosts.
 func CheckKind(m Module) error {
 	_, plans := m.(Planner)
 	_, reads := m.(ReadOnly)
+	_, cluster := m.(ClusterModule)
+	_, applyOnly := m.(ApplyOnly)
 	switch {
+	case reads && cluster && !applyOnly:
+		return fmt.Errorf("module %q is a read-only ClusterModule but not ApplyOnly: plan cannot run it host by host", m.ID())
 	case plans && reads:
 		return fmt.Errorf("module %q is both a Planner and ReadOnly: a read-only module has no Plan of its own", m.ID())
 	case !plans && !reads:
