@@ -13,7 +13,8 @@ import (
 // are checked again by the engine before they run.
 func checkDestructive(s *Step, ctx *hcl.EvalContext, m Meta) hcl.Diagnostics {
 	d, ok := s.Module.(module.Destructive)
-	if !ok || m.Destructive {
+	if !ok || m.Destructive || s.Destructive != nil {
+		// destructive = <expression not known yet> is decided at run time.
 		return nil
 	}
 	args, diags := DecodeArgs(s, ctx)
