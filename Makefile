@@ -4,7 +4,7 @@ BIN      ?= bin/prova
 PKGS     ?= ./...
 FUZZTIME ?= 20s
 
-.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden fuzz bench demo dist dist-check test-packages clean
+.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden docs fuzz bench demo dist dist-check test-packages clean
 
 all: lint build test
 
@@ -39,6 +39,12 @@ tidy:
 golden:
 	UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
 
+# docs regenerates docs/modules/<id>.md from each module's spec and Doc(),
+# keeping the hand-written sections (modules/all TestReferencePagesAreCurrent
+# fails when a committed page is stale).
+docs:
+	$(GO) generate ./modules/all
+
 # fuzz runs every fuzz target for FUZZTIME each.
 fuzz:
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
@@ -59,7 +65,8 @@ bench: build
 	  $(GO) test -run '^$$' -bench '^BenchmarkFanout$$' -benchtime 15s -count=1 -timeout 60m ./bench/fanout
 
 # demo starts a 4-node lab with a silent-fallback fault, plans and applies
-# the shipped runbook against it, and stops the lab.
+# the shipped runbook against it (and shows plan naming a missing OFED on a
+# second lab before apply), and stops the labs.
 demo: build
 	./examples/demo.sh $(BIN)
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The demo behind `make demo`: a simulated 4-node GPFS cluster with RDMA
 # (the lab), where one node carries a fault that makes GPFS fall back to TCP
-# silently. prova plans (read-only), applies the shipped runbook, and the
-# verification catches the node and names the cause. Then the lab stops.
+# silently. prova plans (read-only), shows on a second lab that plan names a
+# fault its read-only checks can see (a node without OFED) before apply,
+# applies the shipped runbook, and the verification catches the node and
+# names the cause. Then the labs stop.
 set -uo pipefail
 prova=$(cd "$(dirname "${1:-bin/prova}")" && pwd)/$(basename "${1:-bin/prova}")
 here=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/prova-demo.XXXXXX")
-trap '"$prova" lab down --dir "$dir/lab" --clean >/dev/null 2>&1; rm -rf "$dir"' EXIT
+trap '"$prova" lab down --dir "$dir/lab" --clean >/dev/null 2>&1; "$prova" lab down --dir "$dir/lab2" --clean >/dev/null 2>&1; rm -rf "$dir"' EXIT
 
 say() { printf '\n\033[1m%s\033[0m\n' "$*"; }
 run() { printf '$ %s\n' "$*"; "$@"; }
@@ -21,19 +23,32 @@ vars=(--var 'verbs_ports=["mlx5_0/1"]' --var pagepool=4G --var restart_mode=roll
 say "2. Static checks: no host touched."
 run "$prova" validate "$rb" || exit 1
 
-say "3. Plan: read-only probes show what would change (the lab's audit log proves nothing changed)."
+say "3. Plan: read-only checks run for real, changes are shown; what follows a change is known after apply (the lab's audit log proves nothing changed)."
 run "$prova" plan "$rb" -i "$inv" "${vars[@]}" --color=always || exit 1
 
-say "4. Apply: configure verbsRdma, restart node by node, then prove every node talks RDMA to every peer."
+say "4. A fault plan can name before apply: on a second cluster, gpfs04 has no OFED (examples/lab/gpfs-no-ofed.hcl). Plan runs the read-only preflight for real and exits 1; nothing changes."
+run "$prova" lab up --nodes 4 --scenario "$here/examples/lab/gpfs-no-ofed.hcl" --dir "$dir/lab2" >/dev/null || exit 1
+run "$prova" plan "$rb" -i "$dir/lab2/inventory.hcl" "${vars[@]}" --color=always | sed -n '/step assert.ofed_installed/,/^Plan/p'
+plan_rc=${PIPESTATUS[0]}
+"$prova" lab down --dir "$dir/lab2" --clean >/dev/null 2>&1
+if [ "$plan_rc" -ne 1 ]; then
+  echo "demo: expected plan to exit 1 on the cluster without OFED (exit status $plan_rc)"
+  exit 1
+fi
+
+say "5. Apply: configure verbsRdma, restart node by node, then prove every node talks RDMA to every peer."
 cd "$dir" || exit 1
 run "$prova" apply "$rb" -i "$inv" "${vars[@]}" --color=always
 rc=$?
 
-say "5. The run record keeps the evidence; a report for the deployment document:"
+say "6. The run record keeps the evidence; a report for the deployment document:"
 run "$prova" report latest --format md --out - | sed '/^## Assertions by host/q' | sed '$d'
 # The demo checks its own claim: the run failed on gpfs04 alone, naming the
-# cause, while GPFS itself reported no error anywhere.
-if [ "$rc" -eq 1 ] && "$prova" report latest --format json --out - | grep -q '"host": "gpfs04"' &&
+# cause, while GPFS itself reported no error anywhere. (The report is read
+# whole first: with pipefail, grep -q closing the pipe early would make
+# prova's write fail and the check flaky.)
+report=$("$prova" report latest --format json --out -)
+if [ "$rc" -eq 1 ] && grep -q '"host": "gpfs04"' <<<"$report" &&
    grep -rq 'cause connect_failed' .prova/runs/*/run.json; then
   say "GPFS fell back to TCP on gpfs04 without any error; prova caught it, named the node and the cause."
   exit 0

@@ -11,6 +11,7 @@ import (
 
 	"github.com/provadev/prova/bench/fanout"
 	"github.com/provadev/prova/engine/apply"
+	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/modules/all"
 )
 
@@ -115,13 +116,13 @@ func TestScaleFilesPlanAndApply(t *testing.T) {
 	}
 	scope := mustScope(t, rb, prog, inv)
 	planned := run(t, prog, scope, inv, apply.ModePlan)
-	actions := map[string]int{}
+	actions := map[event.PlanAction]int{}
 	for _, p := range planned.Planned {
 		actions[p.Action]++
 	}
 	// Every kind of step shows up: guarded shell steps that will run,
 	// steps that wait for earlier results, steps skipped by when.
-	for _, a := range []string{"change", "known after apply", "skip"} {
+	for _, a := range []event.PlanAction{event.PlanChange, event.PlanUnknown, event.PlanSkip} {
 		if actions[a] == 0 {
 			t.Errorf("no host-step planned %q: %v", a, actions)
 		}

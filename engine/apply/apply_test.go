@@ -291,12 +291,12 @@ step "cmd" "e" {
   command = "echo e"
 }`, []string{"n1"}, ModePlan)
 	out, _ := s.r.Run(context.Background())
-	got := map[string]string{}
+	got := map[string]event.PlanAction{}
 	for _, p := range out.Planned {
 		got[p.Step] = p.Action
 	}
-	want := map[string]string{"cmd.a": "no change", "cmd.b": "change", "cmd.c": "known after apply",
-		"cmd.d": "known after apply", "cmd.e": "known after apply"}
+	want := map[string]event.PlanAction{"cmd.a": event.PlanNoChange, "cmd.b": event.PlanChange, "cmd.c": event.PlanUnknown,
+		"cmd.d": event.PlanUnknown, "cmd.e": event.PlanUnknown}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s: planned %q, want %q", k, got[k], v)

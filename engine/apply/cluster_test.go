@@ -25,9 +25,8 @@ func (*pairModule) ID() string                         { return "pairs" }
 func (*pairModule) Spec() hcldec.Spec                  { return &hcldec.ObjectSpec{} }
 func (*pairModule) Outputs() cty.Type                  { return cty.Object(map[string]cty.Type{"partner": cty.String}) }
 func (*pairModule) Validate(cty.Value) hcl.Diagnostics { return nil }
-func (*pairModule) Plan(context.Context, module.PlanRequest) (module.PlanResponse, error) {
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true}, nil
-}
+func (*pairModule) Reads(cty.Value) string             { return "pairs hosts" }
+func (*pairModule) ApplyOnly()                         {}
 func (*pairModule) Apply(context.Context, module.ApplyRequest) (module.ApplyResponse, error) {
 	panic("a cluster module's Apply must not be called per host")
 }

@@ -14,7 +14,7 @@ import (
 // changes is drift.
 func (r *Runner) checkDrift(ctx context.Context) error {
 	re := New(r.prog, r.scope, r.inv, Options{Mode: ModePlan, Forks: r.opts.Forks, Host: r.opts.Host, Become: r.opts.Become,
-		Tags: r.opts.Tags, SkipTags: r.opts.SkipTags})
+		Tags: r.opts.Tags, SkipTags: r.opts.SkipTags, AllowDestructive: r.opts.AllowDestructive})
 	out, err := re.Run(ctx)
 	if err != nil {
 		return err

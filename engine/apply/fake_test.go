@@ -227,6 +227,8 @@ func newRun(t interface {
 	}
 	reg := module.NewRegistry()
 	reg.Register(cmdModule{})
+	reg.Register(probeModule{})
+	reg.Register(wipeModule{})
 	prog, diags := program.Bind(rb, reg)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())

@@ -44,7 +44,7 @@ func (r *Runner) barrier(s *program.Step) bool {
 
 // runSegment runs consecutive non-barrier steps in free order: each host
 // walks through them on its own, bounded by Forks hosts at a time.
-func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (string, []string, hcl.Diagnostics) {
+func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (stop, []string, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	metas := make([]program.Meta, len(steps))
 	hostSets := make([]map[string]bool, len(steps))
@@ -53,12 +53,12 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (string,
 		m, d := program.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
 		diags = append(diags, d...)
 		if d.HasErrors() {
-			return "step " + s.ID() + " has invalid arguments", nil, diags
+			return invalidStep(s, "arguments"), nil, diags
 		}
 		hosts, d := r.stepHosts(s, m)
 		diags = append(diags, d...)
 		if d.HasErrors() {
-			return "step " + s.ID() + " has invalid hosts", nil, diags
+			return invalidStep(s, "hosts"), nil, diags
 		}
 		metas[i] = m
 		hostSets[i] = map[string]bool{}
@@ -81,9 +81,9 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (string,
 				if !hostSets[i][h] {
 					continue
 				}
-				if ctx.Err() != nil || !r.isActive(h) || r.halted() != "" {
+				if ctx.Err() != nil || !r.isActive(h) || r.halted().stops() {
 					mu.Lock()
-					if ctx.Err() != nil || r.halted() != "" {
+					if ctx.Err() != nil || r.halted().stops() {
 						unfinished[s.ID()] = true
 					}
 					mu.Unlock()
@@ -100,17 +100,17 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (string,
 			r.opts.Observer.Observe(event.StepFinished{Step: s.ID(), Duration: time.Since(start)})
 		}
 	}
-	if ctx.Err() != nil || r.halted() != "" {
+	if ctx.Err() != nil || r.halted().stops() {
 		var half []string
 		for _, s := range steps {
 			half = append(half, s.ID())
 		}
-		if reason := r.halted(); reason != "" && ctx.Err() == nil {
-			return reason, half, diags
+		if st := r.halted(); st.stops() && ctx.Err() == nil {
+			return st, half, diags
 		}
-		return "interrupted", half, diags
+		return interrupted, half, diags
 	}
-	return "", nil, diags
+	return stop{}, nil, diags
 }
 
 func (r *Runner) isActive(h string) bool {

@@ -19,7 +19,7 @@ import (
 func (r *Runner) runHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
 	obs := r.opts.Observer
 	if r.opts.Mode == ModePlan {
-		return r.planHost(ctx, s, host)
+		return r.planHost(ctx, s, m, host)
 	}
 	obs.Observe(event.HostStarted{Step: s.ID(), Host: host})
 	start := time.Now()
@@ -149,8 +149,11 @@ func (r *Runner) attempt(ctx context.Context, s *program.Step, m program.Meta, h
 	if !args.IsWhollyKnown() {
 		return outcome{status: event.Failed, message: "arguments still unknown at apply time"}
 	}
+	if _, refusal := r.destructive(s, m, args, h.Name()); refusal != "" {
+		return outcome{status: event.Failed, message: refusal}
+	}
 	hb := r.startHeartbeat(s.ID(), h.Name())
-	resp, err := s.Module.Apply(actx, module.ApplyRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir,
+	resp, err := module.CallApply(actx, s.Module, module.ApplyRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir,
 		Progress: hb.report})
 	hb.stop()
 	if err != nil {

@@ -53,6 +53,10 @@ type Options struct {
 	// reason: host-steps in flight finish, nothing new starts. The CLI
 	// uses it when the run record can no longer be written.
 	Halt func() string
+	// AllowDestructive reports whether the command line allows steps that
+	// destroy data on a host (--allow-destructive); nil allows none. A
+	// destructive step also needs destructive = true in the runbook.
+	AllowDestructive func(host string) bool
 }
 
 // DefaultForks is the default bound on concurrent hosts per step.

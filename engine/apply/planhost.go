@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/eval"
@@ -12,42 +13,53 @@ import (
 	"github.com/provadev/prova/engine/program"
 )
 
-// planHost plans step s on one host with every step result unknown.
-func (r *Runner) planHost(ctx context.Context, s *program.Step, host string) outcome {
-	p := r.probe(ctx, s, host)
+// planHost plans step s on one host. Read-only steps run for real (their
+// commands are probes) and their results feed later steps; a step planned
+// to change, or whose value only apply produces, leaves an unknown result,
+// so that only what is downstream of a change stays "known after apply".
+func (r *Runner) planHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
+	p, res := r.probe(ctx, s, m, host)
+	r.results.Set(s.Name, host, res)
 	r.mu.Lock()
 	r.planned = append(r.planned, p)
-	if p.Action == "change" || p.Action == module.Unknown.String() {
+	if p.Action == event.PlanChange || p.Action == event.PlanUnknown {
 		r.dirty[s.Name] = true
+		_, mayChange := s.Module.(module.Planner)
+		if (mayChange || p.Action == event.PlanChange) && (r.firstChange == nil || r.order[s] < r.order[r.firstChange]) {
+			r.firstChange = s
+		}
 	}
 	r.mu.Unlock()
 	r.opts.Observer.Observe(p)
 	st := event.OK
 	switch p.Action {
-	case "unreachable":
+	case event.PlanUnreachable:
 		st = event.Unreachable
-		r.count(host, st)
-		r.drop(s, host, "unreachable")
-	case "error":
+	case event.PlanError, event.PlanWouldFail:
 		st = event.Failed
-		r.count(host, st)
-	case module.Change.String():
+	case event.PlanChange:
 		st = event.Changed
-		r.count(host, st)
-	case module.Skip.String():
+	case event.PlanSkip:
 		st = event.Skipped
-		r.count(host, st)
-	default:
-		r.count(host, st)
+	}
+	r.count(host, st)
+	// A host apply would drop drops out of the rest of the plan too.
+	switch {
+	case st == event.Unreachable:
+		r.drop(s, host, "unreachable")
+	case st == event.Failed && m.OnFailure != "continue":
+		r.drop(s, host, "would fail at "+s.ID())
 	}
 	return outcome{status: st}
 }
 
-func planned(s *program.Step, host string, a module.Action, summary string, changes []module.AttrChange) event.PlannedHost {
-	p := event.PlannedHost{Step: s.ID(), Host: host, Action: a.String(), Symbol: a.Symbol(), Summary: summary}
-	for _, c := range changes {
-		p.Changes = append(p.Changes, event.Change(c))
-	}
+func planned(s *program.Step, host string, a event.PlanAction, summary string) event.PlannedHost {
+	return event.PlannedHost{Step: s.ID(), Host: host, Action: a, Symbol: a.Symbol(), Summary: summary}
+}
+
+func planFailed(s *program.Step, host string, a event.PlanAction, summary string, diags hcl.Diagnostics) event.PlannedHost {
+	p := planned(s, host, a, summary)
+	p.Diagnostics = diags
 	return p
 }
 
@@ -74,47 +86,124 @@ func (r *Runner) dependsOnDirty(s *program.Step) bool {
 	return walk(s.Deps)
 }
 
-func (r *Runner) probe(ctx context.Context, s *program.Step, host string) event.PlannedHost {
-	hctx := eval.WithEach(r.scope.HostSteps(host, nil, cty.NilVal, s.Deps), s.Each)
+// probe plans one step on one host and returns the plan and the result
+// later steps see.
+func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, host string) (event.PlannedHost, cty.Value) {
+	unknown := cty.UnknownVal(s.ResultType)
+	hctx := eval.WithEach(r.scope.HostSteps(host, r.results, cty.NilVal, s.Deps), s.Each)
 	if s.When != nil {
 		v, diags := s.When.Value(hctx)
 		switch {
 		case diags.HasErrors():
-			return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: diagText(diags)}
+			return planFailed(s, host, event.PlanError, "when: "+diagText(diags), diags), unknown
 		case !v.IsKnown():
-			return planned(s, host, module.Unknown, "when depends on results of earlier steps", nil)
+			return planned(s, host, event.PlanUnknown, "when depends on results of earlier steps"), unknown
 		case v.IsNull() || v.Type() != cty.Bool:
-			return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: "when must be true or false"}
+			return planned(s, host, event.PlanError, "when must be true or false"), unknown
 		case v.False():
-			return planned(s, host, module.Skip, "when is false", nil)
+			return planned(s, host, event.PlanSkip, "when is false"), eval.SkippedResult(s.ResultType, host)
 		}
-	}
-	if r.dependsOnDirty(s) {
-		return planned(s, host, module.Unknown, "depends on a step planned to change", nil)
 	}
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
-		resp, known, diags := be.EvalBody(s.Body, hctx)
+		if r.dependsOnDirty(s) {
+			return planned(s, host, event.PlanUnknown, "depends on a step planned to change"), unknown
+		}
+		_, known, diags := be.EvalBody(s.Body, hctx)
 		switch {
 		case diags.HasErrors():
-			return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: diagText(diags)}
+			return planFailed(s, host, event.PlanError, diagText(diags), diags), unknown
 		case !known:
-			return planned(s, host, module.Unknown, "checked after apply", nil)
-		case resp.Failed:
-			return event.PlannedHost{Step: s.ID(), Host: host, Action: "would fail", Symbol: "!", Summary: resp.Message}
+			return planned(s, host, event.PlanUnknown, "checked after apply"), unknown
 		}
-		return planned(s, host, module.NoOp, "holds", nil)
+		// Its inputs are known: evaluate it as apply would.
+		return r.probeForReal(ctx, s, m, host, "holds")
 	}
 	args, diags := program.DecodeArgs(s, hctx)
 	if diags.HasErrors() {
-		return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: diagText(diags)}
+		return planFailed(s, host, event.PlanError, diagText(diags), diags), unknown
 	}
 	if !args.IsWhollyKnown() {
-		return planned(s, host, module.Unknown, "arguments depend on results of earlier steps", nil)
+		if r.dependsOnDirty(s) {
+			return planned(s, host, event.PlanUnknown, "depends on a step planned to change"), unknown
+		}
+		return planned(s, host, event.PlanUnknown, "arguments depend on results of earlier steps"), unknown
 	}
 	if d := program.AttachRange(s.Module.Validate(args), s.DeclRange); d.HasErrors() {
-		return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: diagText(d)}
+		return planFailed(s, host, event.PlanError, diagText(d), d), unknown
 	}
-	m, _ := program.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
+	// Known arguments: a destructive step that would be refused is certain
+	// to fail, even downstream of a change.
+	reason, refusal := r.destructive(s, m, args, host)
+	if refusal != "" {
+		p := planned(s, host, event.PlanWouldFail, refusal)
+		p.Destructive = reason
+		return p, unknown
+	}
+	if r.dependsOnDirty(s) {
+		p := planned(s, host, event.PlanUnknown, "depends on a step planned to change")
+		p.Destructive = reason
+		return p, unknown
+	}
+	var p event.PlannedHost
+	var res cty.Value
+	switch mod := s.Module.(type) {
+	case module.ApplyOnly:
+		p, res = planned(s, host, event.PlanNoChange, mod.Reads(args)), unknown
+	case module.ReadOnly:
+		if c := r.changeBefore(s); c != nil {
+			p, res = planned(s, host, event.PlanUnknown, "runs after "+c.ID()+", planned to change"), unknown
+			break
+		}
+		p, res = r.probeForReal(ctx, s, m, host, mod.Reads(args))
+	case module.Planner:
+		p, res = r.askPlanner(ctx, s, m, mod, args, host)
+	default:
+		p, res = planned(s, host, event.PlanError, "module "+s.Module.ID()+" cannot be planned"), unknown
+	}
+	p.Destructive = reason
+	return p, res
+}
+
+// changeBefore returns the first step before s planned to change, if any.
+func (r *Runner) changeBefore(s *program.Step) *program.Step {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.firstChange != nil && r.order[r.firstChange] < r.order[s] {
+		return r.firstChange
+	}
+	return nil
+}
+
+// probeForReal runs a read-only step as apply would (when, retries, until,
+// failed_when, changed_when, timeout, become): its commands are probes.
+func (r *Runner) probeForReal(ctx context.Context, s *program.Step, m program.Meta, host, summary string) (event.PlannedHost, cty.Value) {
+	o := r.applyHost(ctx, s, m, host)
+	if o.value == cty.NilVal {
+		o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+	}
+	switch o.status {
+	case event.Unreachable:
+		return planFailed(s, host, event.PlanUnreachable, o.message, o.resp.Diagnostics), cty.UnknownVal(s.ResultType)
+	case event.Failed:
+		msg := o.message
+		if msg == "" {
+			msg = "fails"
+		}
+		return planFailed(s, host, event.PlanWouldFail, msg, o.resp.Diagnostics), o.value
+	case event.Warned:
+		return planFailed(s, host, event.PlanNoChange, "would warn: "+o.message, o.resp.Diagnostics), o.value
+	case event.Skipped:
+		return planned(s, host, event.PlanSkip, o.message), o.value
+	case event.Changed:
+		// changed_when made a read counting as a change.
+		return planned(s, host, event.PlanChange, summary+" (changed_when)"), o.value
+	}
+	return planned(s, host, event.PlanNoChange, summary), o.value
+}
+
+// askPlanner asks a module that may change the host what it would do.
+func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta, mod module.Planner, args cty.Value, host string) (event.PlannedHost, cty.Value) {
+	unknown := cty.UnknownVal(s.ResultType)
 	h := r.hostFor(s, m, host)
 	pctx := ctx
 	if m.Timeout > 0 {
@@ -122,19 +211,46 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, host string) event.
 		pctx, cancel = context.WithTimeout(ctx, max(m.Timeout, 30*time.Second))
 		defer cancel()
 	}
-	resp, err := s.Module.Plan(pctx, module.PlanRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir})
+	resp, err := module.CallPlan(pctx, mod, module.PlanRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir})
 	if err != nil {
 		if module.IsUnreachable(err) {
-			return event.PlannedHost{Step: s.ID(), Host: host, Action: "unreachable", Symbol: "!", Summary: err.Error()}
+			return planned(s, host, event.PlanUnreachable, err.Error()), unknown
 		}
-		return event.PlannedHost{Step: s.ID(), Host: host, Action: "error", Symbol: "!", Summary: err.Error()}
+		return planned(s, host, event.PlanError, err.Error()), unknown
 	}
-	if resp.Action == module.Change && s.ChangedWhen != nil {
-		// A step declared never to count as changed runs on apply but does
-		// not change the host, by the runbook author's word.
-		if v, d := s.ChangedWhen.Value(eval.WithEach(r.scope.Base(), s.Each)); !d.HasErrors() && v.IsKnown() && v.Type() == cty.Bool && v.False() {
-			return planned(s, host, module.NoOp, "runs on apply; changed_when = false", nil)
+	action := event.PlanNoChange
+	switch resp.Action {
+	case module.Change:
+		action = event.PlanChange
+		if s.ChangedWhen != nil {
+			// A step declared never to count as changed runs on apply but
+			// does not change the host, by the runbook author's word.
+			if v, d := s.ChangedWhen.Value(eval.WithEach(r.scope.Base(), s.Each)); !d.HasErrors() && v.IsKnown() && v.Type() == cty.Bool && v.False() {
+				return planned(s, host, event.PlanNoChange, "runs on apply; changed_when = false"), unknown
+			}
 		}
+	case module.Unknown:
+		action = event.PlanUnknown
 	}
-	return planned(s, host, resp.Action, resp.Summary, resp.Changes)
+	p := planned(s, host, action, resp.Summary)
+	for _, c := range resp.Changes {
+		p.Changes = append(p.Changes, event.Change(c))
+	}
+	return p, plannedResult(s.ResultType, host, action)
+}
+
+// plannedResult is the result later steps see of a step a module planned:
+// whether it changes is known, what it outputs is not (Apply has not run).
+func plannedResult(ty cty.Type, host string, a event.PlanAction) cty.Value {
+	if a != event.PlanNoChange && a != event.PlanChange {
+		return cty.UnknownVal(ty)
+	}
+	attrs := map[string]cty.Value{}
+	for k, t := range ty.AttributeTypes() {
+		attrs[k] = cty.UnknownVal(t)
+	}
+	attrs["changed"] = cty.BoolVal(a == event.PlanChange)
+	attrs["skipped"] = cty.False
+	attrs["host"] = cty.StringVal(host)
+	return cty.ObjectVal(attrs)
 }

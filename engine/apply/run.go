@@ -22,6 +22,9 @@ type Outcome struct {
 	Failed      bool
 	Interrupted bool
 	Changes     int
+	// WouldFail counts, in plan mode, the planned hosts x steps apply would
+	// certainly fail (would fail, error, unreachable).
+	WouldFail int
 	// Planned holds every planned host (plan mode), for plan --out.
 	Planned []event.PlannedHost
 	// Diagnostics are run-level errors (a meta-argument that could not be
@@ -43,6 +46,13 @@ type Runner struct {
 	// dirty holds steps planned to change or unknown (plan mode).
 	dirty   map[string]bool
 	planned []event.PlannedHost
+	// firstChange is the first step, in run order, that a module that may
+	// change hosts planned to change (or could not say) on some host, nil
+	// when none (plan mode): read-only steps after it are not run for real,
+	// since what they would read may be what the change changes.
+	firstChange *program.Step
+	// order is each step's position in the run.
+	order map[*program.Step]int
 }
 
 // New prepares a run. The scope must have its locals set.
@@ -58,6 +68,10 @@ func New(prog *program.Program, scope *eval.Scope, inv Inventory, opts Options) 
 	for _, h := range inv.Names() {
 		r.active[h] = true
 		r.tally[h] = &event.Tally{}
+	}
+	r.order = make(map[*program.Step]int, len(prog.Steps))
+	for i, s := range prog.Steps {
+		r.order[s] = i
 	}
 	return r
 }
@@ -81,7 +95,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 
 	out := &Outcome{}
 	var halfDone []string
-	abort := ""
+	var abort stop
 	var steps []*program.Step
 	for _, s := range r.prog.Steps {
 		if r.selectedByTags(s) {
@@ -90,50 +104,52 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	}
 	for i := 0; i < len(steps); {
 		if ctx.Err() != nil {
-			abort = "interrupted"
+			abort = interrupted
 			break
 		}
-		if reason := r.halted(); reason != "" {
-			abort = reason
+		if st := r.halted(); st.stops() {
+			abort = st
 			break
 		}
-		if r.opts.Strategy == Free && !r.barrier(steps[i]) {
+		// Plan is always linear: whether a read-only step may run for real
+		// depends on every earlier step's plan on every host.
+		if r.opts.Strategy == Free && r.opts.Mode == ModeApply && !r.barrier(steps[i]) {
 			j := i
 			for j < len(steps) && !r.barrier(steps[j]) {
 				j++
 			}
-			reason, half, diags := r.runSegment(ctx, steps[i:j])
+			st, half, diags := r.runSegment(ctx, steps[i:j])
 			out.Diagnostics = append(out.Diagnostics, diags...)
 			halfDone = append(halfDone, half...)
 			i = j
-			if reason != "" {
-				abort = reason
+			if st.stops() {
+				abort = st
 				break
 			}
 		} else {
 			s := steps[i]
-			reason, half, diags := r.runStep(ctx, s)
+			st, half, diags := r.runStep(ctx, s)
 			out.Diagnostics = append(out.Diagnostics, diags...)
 			if half {
 				halfDone = append(halfDone, s.ID())
 			}
 			i++
-			if reason != "" {
-				abort = reason
+			if st.stops() {
+				abort = st
 				break
 			}
 		}
 		if r.countActive() == 0 {
-			abort = "no hosts left"
+			abort = stop{cause: event.AbortNoHosts, reason: "no hosts left"}
 			break
 		}
 	}
 	if ctx.Err() != nil {
-		abort = "interrupted"
+		abort = interrupted
 		out.Interrupted = true
 	}
-	if abort != "" && (abort != "no hosts left" || r.opts.Mode == ModeApply) {
-		obs.Observe(event.Aborted{Reason: abort, HalfDone: halfDone})
+	if abort.stops() && (abort.cause != event.AbortNoHosts || r.opts.Mode == ModeApply) {
+		obs.Observe(event.Aborted{Cause: abort.cause, Reason: abort.reason, HalfDone: halfDone})
 	}
 	out.Hosts = map[string]event.Tally{}
 	for h, t := range r.tally {
@@ -142,17 +158,20 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 			out.Failed = true
 		}
 	}
-	if out.Diagnostics.HasErrors() || (abort != "" && abort != "no hosts left") {
+	if out.Diagnostics.HasErrors() || abort.failed() {
 		out.Failed = true
 	}
 	for _, p := range r.planned {
-		if p.Action == "change" {
+		switch {
+		case p.Action == event.PlanChange:
 			out.Changes++
+		case p.Action.Certain():
+			out.WouldFail++
 		}
 	}
 	out.Planned = r.planned
 	obs.Observe(event.RunFinished{RunID: r.opts.RunID, Mode: string(r.opts.Mode), Hosts: out.Hosts,
-		Failed: out.Failed, Changes: out.Changes, Duration: time.Since(start), Time: time.Now()})
+		Failed: out.Failed, Changes: out.Changes, WouldFail: out.WouldFail, Duration: time.Since(start), Time: time.Now()})
 	return out, nil
 }
 
@@ -246,21 +265,21 @@ func batches(hosts []string, m program.Meta) [][]string {
 	return out
 }
 
-// runStep runs one step on its hosts. It returns a non-empty reason when
-// the run must stop, and whether the step was left half-done.
-func (r *Runner) runStep(ctx context.Context, s *program.Step) (string, bool, hcl.Diagnostics) {
+// runStep runs one step on its hosts. It returns why the run must stop,
+// if it must, and whether the step was left half-done.
+func (r *Runner) runStep(ctx context.Context, s *program.Step) (stop, bool, hcl.Diagnostics) {
 	obs := r.opts.Observer
 	m, diags := program.EvalMeta(s, eval.WithEach(r.scope.Base(), s.Each), false)
 	if diags.HasErrors() {
-		return "step " + s.ID() + " has invalid arguments", false, diags
+		return invalidStep(s, "arguments"), false, diags
 	}
 	hosts, d := r.stepHosts(s, m)
 	diags = append(diags, d...)
 	if d.HasErrors() {
-		return "step " + s.ID() + " has invalid hosts", false, diags
+		return invalidStep(s, "hosts"), false, diags
 	}
 	if len(hosts) == 0 {
-		return "", false, diags
+		return stop{}, false, diags
 	}
 	if m.RunOnce {
 		hosts = hosts[:1]
@@ -270,8 +289,8 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (string, bool, hc
 	total := len(hosts)
 	done := 0
 	for bi, batch := range batches(hosts, m) {
-		if reason := r.halted(); reason != "" {
-			return reason, bi > 0, diags
+		if st := r.halted(); st.stops() {
+			return st, bi > 0, diags
 		}
 		bn := 0
 		if m.Serial > 0 || m.SerialPercent > 0 {
@@ -285,58 +304,53 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (string, bool, hc
 					failedCount++
 				}
 			}
-			if ctx.Err() != nil {
-				return "interrupted", true, diags
-			}
-			if m.MaxFailPercentage >= 0 && float64(failedCount)*100/float64(total) > m.MaxFailPercentage {
-				return fmt.Sprintf("step %s: %d of %d hosts failed, more than max_fail_percentage = %g",
-					s.ID(), failedCount, total, m.MaxFailPercentage), done < total, diags
-			}
-			continue
-		}
-		var mu sync.Mutex
-		g := new(errgroup.Group)
-		g.SetLimit(r.opts.Forks)
-		for _, h := range batch {
-			g.Go(func() error {
-				if r.halted() != "" {
+		} else {
+			var mu sync.Mutex
+			g := new(errgroup.Group)
+			g.SetLimit(r.opts.Forks)
+			for _, h := range batch {
+				g.Go(func() error {
+					if r.halted().stops() {
+						return nil
+					}
+					o := r.runHost(ctx, s, m, h)
+					mu.Lock()
+					defer mu.Unlock()
+					done++
+					if o.status == event.Failed || o.status == event.Unreachable {
+						failedCount++
+					}
 					return nil
-				}
-				o := r.runHost(ctx, s, m, h)
-				mu.Lock()
-				defer mu.Unlock()
-				done++
-				if o.status == event.Failed || o.status == event.Unreachable {
-					failedCount++
-				}
-				return nil
-			})
+				})
+			}
+			_ = g.Wait()
 		}
-		_ = g.Wait()
 		if ctx.Err() != nil {
-			return "interrupted", true, diags
+			return interrupted, true, diags
 		}
-		if reason := r.halted(); reason != "" {
-			return reason, true, diags
+		if st := r.halted(); st.stops() {
+			return st, true, diags
 		}
-		if m.MaxFailPercentage >= 0 && float64(failedCount)*100/float64(total) > m.MaxFailPercentage {
-			return fmt.Sprintf("step %s: %d of %d hosts failed, more than max_fail_percentage = %g",
-				s.ID(), failedCount, total, m.MaxFailPercentage), done < total, diags
+		if st := maxFail(s, m, failedCount, total); st.stops() {
+			return st, done < total, diags
 		}
 	}
 	if m.RunOnce {
 		r.results.Share(s.Name, hosts[0])
 	}
 	obs.Observe(event.StepFinished{Step: s.ID(), Duration: time.Since(start)})
-	return "", false, diags
+	return stop{}, false, diags
 }
 
-// halted is the reason Options.Halt gives to stop, or "".
-func (r *Runner) halted() string {
+// halted is the stop Options.Halt asks for, if any.
+func (r *Runner) halted() stop {
 	if r.opts.Halt == nil {
-		return ""
+		return stop{}
 	}
-	return r.opts.Halt()
+	if reason := r.opts.Halt(); reason != "" {
+		return stop{cause: event.AbortHalted, reason: reason}
+	}
+	return stop{}
 }
 
 // drop removes a host from the rest of the run.

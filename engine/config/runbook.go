@@ -85,6 +85,9 @@ type Step struct {
 	Severity          hcl.Expression
 	ChangedWhen       hcl.Expression
 	FailedWhen        hcl.Expression
+	// Destructive is the author's consent to a step its module marks as
+	// able to destroy data (see docs/safety.md).
+	Destructive hcl.Expression
 
 	Body hcl.Body
 
@@ -111,5 +114,5 @@ func (s *Step) ID() string { return s.Module + "." + s.Name }
 var MetaArguments = []string{
 	"hosts", "run_once", "when", "depends_on", "serial", "timeout",
 	"retries", "delay", "until", "on_failure", "max_fail_percentage",
-	"become", "tags", "severity", "changed_when", "failed_when",
+	"become", "tags", "severity", "changed_when", "failed_when", "destructive",
 }

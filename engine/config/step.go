@@ -72,6 +72,8 @@ func decodeStep(b *hcl.Block) (*Step, hcl.Diagnostics) {
 			s.ChangedWhen = a.Expr
 		case "failed_when":
 			s.FailedWhen = a.Expr
+		case "destructive":
+			s.Destructive = a.Expr
 		}
 	}
 	return s, diags

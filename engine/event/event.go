@@ -134,12 +134,18 @@ type StepFinished struct {
 
 // PlannedHost is the plan of one step on one host.
 type PlannedHost struct {
-	Step    string   `json:"step"`
-	Host    string   `json:"host"`
-	Action  string   `json:"action"` // no change, change, known after apply, skip
-	Symbol  string   `json:"symbol"`
-	Summary string   `json:"summary,omitempty"`
-	Changes []Change `json:"changes,omitempty"`
+	Step    string     `json:"step"`
+	Host    string     `json:"host"`
+	Action  PlanAction `json:"action"`
+	Symbol  string     `json:"symbol"`
+	Summary string     `json:"summary,omitempty"`
+	Changes []Change   `json:"changes,omitempty"`
+	// Destructive, when not empty, says why the step would destroy data on
+	// the host (the console shows it in red).
+	Destructive string `json:"destructive,omitempty"`
+	// Diagnostics explain a PlanWouldFail or PlanError as apply would print
+	// them.
+	Diagnostics hcl.Diagnostics `json:"-"`
 }
 
 // Change is one attribute-level change in a plan.
@@ -160,8 +166,9 @@ type HostDropped struct {
 // or interrupted). HalfDone lists steps that started on some hosts but did
 // not finish on all.
 type Aborted struct {
-	Reason   string   `json:"reason"`
-	HalfDone []string `json:"half_done,omitempty"`
+	Cause    AbortCause `json:"cause,omitempty"`
+	Reason   string     `json:"reason"`
+	HalfDone []string   `json:"half_done,omitempty"`
 }
 
 // Tally counts outcomes for one host over the run.
@@ -176,13 +183,16 @@ type Tally struct {
 
 // RunFinished closes a run with per-host tallies.
 type RunFinished struct {
-	RunID    string           `json:"run_id"`
-	Mode     string           `json:"mode"`
-	Hosts    map[string]Tally `json:"hosts"`
-	Failed   bool             `json:"failed"`
-	Changes  int              `json:"changes"` // plan: hosts x steps with a change
-	Duration time.Duration    `json:"duration_ns"`
-	Time     time.Time        `json:"time"`
+	RunID   string           `json:"run_id"`
+	Mode    string           `json:"mode"`
+	Hosts   map[string]Tally `json:"hosts"`
+	Failed  bool             `json:"failed"`
+	Changes int              `json:"changes"` // plan: hosts x steps with a change
+	// WouldFail counts, in plan, the hosts x steps apply would certainly
+	// fail (would fail, error, unreachable).
+	WouldFail int           `json:"would_fail,omitempty"`
+	Duration  time.Duration `json:"duration_ns"`
+	Time      time.Time     `json:"time"`
 }
 
 // Warning is a non-fatal notice (insecure host-key policy, skipped Match

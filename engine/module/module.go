@@ -8,7 +8,10 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// Module is one kind of step: step "<ID>" "<name>" { ... }.
+// Module is one kind of step: step "<ID>" "<name>" { ... }. Every module
+// also implements exactly one of Planner (it may change a host) and ReadOnly
+// (it never does); Registry.Register refuses a module that implements
+// neither or both.
 type Module interface {
 	// ID is the first label of the step block, lowercase_with_underscores.
 	ID() string
@@ -22,11 +25,60 @@ type Module interface {
 	// Validate performs static checks on decoded arguments, which may hold
 	// unknown values. No I/O.
 	Validate(args cty.Value) hcl.Diagnostics
-	// Plan probes one host read-only and reports what Apply would do. Args
-	// are wholly known.
-	Plan(ctx context.Context, req PlanRequest) (PlanResponse, error)
-	// Apply makes the change on one host and returns its outputs.
+	// Apply makes the change on one host (or, for a ReadOnly module, reads
+	// it) and returns its outputs. The engine calls it only with a live
+	// context and wholly known args.
 	Apply(ctx context.Context, req ApplyRequest) (ApplyResponse, error)
+}
+
+// Planner is implemented by modules that may change a host. Plan probes one
+// host read-only and reports what Apply would do; args are wholly known.
+// The conformance suite (moduletest) checks that Plan only runs the probes a
+// case declares and never uploads.
+type Planner interface {
+	Plan(ctx context.Context, req PlanRequest) (PlanResponse, error)
+}
+
+// ReadOnly is implemented by modules that never change a host: their
+// commands are probes. The engine supplies their plan (NoOp, with Reads as
+// the summary) and, in plan mode, runs their Apply for real, so that later
+// steps and assertions see real values and a check that would fail shows in
+// the plan with the diagnostic apply would print. The conformance suite
+// checks the declaration: Apply issues only the case's probes, never
+// uploads and never reports a change.
+type ReadOnly interface {
+	// Reads says in one line what the step reads on the host, for the plan
+	// ("reads ofed_info -s"). Args are wholly known.
+	Reads(args cty.Value) string
+}
+
+// ApplyOnly is implemented by ReadOnly modules that plan must not run even
+// though they change nothing: measurements that load the hosts for a while
+// (benchmarks, latency sweeps), waits that may last minutes, and commands
+// the runbook author wrote. Plan shows their Reads summary and leaves their
+// results known after apply.
+type ApplyOnly interface {
+	ReadOnly
+	ApplyOnly()
+}
+
+// Destructive is implemented by modules that can destroy data on a host
+// (a write benchmark on a raw block device, nvme format). DestroysData
+// returns a one-line reason when Apply with these wholly known args would
+// destroy data, and "" otherwise. The engine refuses such a step unless it
+// says destructive = true and the command line allows destructive steps on
+// the host (--allow-destructive).
+type Destructive interface {
+	DestroysData(args cty.Value) string
+}
+
+// Arguments is implemented by modules that decode their arguments into a
+// struct with `cty:"name"` tags (see DecodeArgs). NewArgs returns a pointer
+// to a zero struct; the conformance suite checks that its tags name exactly
+// the spec's arguments and that every case's arguments decode into it, so
+// the spec, the struct and Doc.Args cannot drift apart.
+type Arguments interface {
+	NewArgs() any
 }
 
 // BodyEvaluator is implemented by modules whose work is evaluating their own
@@ -54,78 +106,6 @@ type Doc struct {
 	Outputs map[string]string
 	// Example is a complete step block that must validate.
 	Example string
-}
-
-// Action is what Plan says Apply would do on a host.
-type Action int
-
-const (
-	// NoOp: the host is already in the desired state, or the step only reads.
-	NoOp Action = iota
-	// Change: Apply would change the host.
-	Change
-	// Unknown: cannot be known before apply (arguments depend on results of
-	// earlier steps, or the probe depends on a change earlier in the run).
-	Unknown
-	// Skip: the step does not run on this host (when = false).
-	Skip
-)
-
-func (a Action) String() string {
-	switch a {
-	case NoOp:
-		return "no change"
-	case Change:
-		return "change"
-	case Unknown:
-		return "known after apply"
-	case Skip:
-		return "skip"
-	}
-	return "invalid"
-}
-
-// Symbol is the one-character prefix used in plan output.
-func (a Action) Symbol() string {
-	switch a {
-	case NoOp:
-		return "="
-	case Change:
-		return "~"
-	case Unknown:
-		return "?"
-	case Skip:
-		return "-"
-	}
-	return "!"
-}
-
-// PlanRequest asks a module what it would do on one host.
-type PlanRequest struct {
-	Host Host
-	Args cty.Value
-	// BaseDir is the directory of the runbook; relative local paths in
-	// arguments (copy's source) are resolved against it.
-	BaseDir string
-}
-
-// PlanResponse is a module's answer to PlanRequest.
-type PlanResponse struct {
-	Action Action
-	// Summary is one line for the plan, e.g. "verbsRdma: disable -> enable".
-	Summary string
-	// Changes lists attribute-level differences, used in the plan output and
-	// to detect drift between a saved plan and the hosts.
-	Changes []AttrChange
-	// ReadOnly marks steps that never change a host (checks, benchmarks).
-	ReadOnly bool
-}
-
-// AttrChange is one attribute that Apply would change.
-type AttrChange struct {
-	Name string `json:"name"`
-	From string `json:"from"`
-	To   string `json:"to"`
 }
 
 // ApplyRequest asks a module to make it so on one host.

@@ -34,6 +34,9 @@ type Meta struct {
 	BecomeUser        string
 	Tags              []string
 	Severity          string // "fail" or "warn"
+	// Destructive is the step's destructive = true: the author consents to
+	// a step its module marks as able to destroy data.
+	Destructive bool
 }
 
 // DefaultDelay is the pause between retries when delay is not set.
@@ -166,6 +169,9 @@ func EvalMeta(s *Step, ctx *hcl.EvalContext, partial bool) (Meta, hcl.Diagnostic
 		} else {
 			m.Severity = str
 		}
+	}
+	if v, ok := get(s.Destructive, "destructive"); ok {
+		m.Destructive = boolOf(v, s.Destructive, "destructive", &diags)
 	}
 	return m, diags
 }

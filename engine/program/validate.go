@@ -24,7 +24,7 @@ func Validate(p *Program, scope *eval.Scope) hcl.Diagnostics {
 			ctx = static.NewChild()
 			ctx.Variables = map[string]cty.Value{"each": s.Each}
 		}
-		_, d := EvalMeta(s, ctx, true)
+		m, d := EvalMeta(s, ctx, true)
 		diags = append(diags, d...)
 		for _, pe := range []struct {
 			e    hcl.Expression
@@ -45,7 +45,11 @@ func Validate(p *Program, scope *eval.Scope) hcl.Diagnostics {
 			}
 		}
 		if !s.badRefs {
-			diags = append(diags, ValidateBody(s, ctx)...)
+			vd := ValidateBody(s, ctx)
+			diags = append(diags, vd...)
+			if !vd.HasErrors() {
+				diags = append(diags, checkDestructive(s, ctx, m)...)
+			}
 		}
 	}
 	return diags

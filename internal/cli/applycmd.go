@@ -14,7 +14,9 @@ func (a *app) applyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "apply RUNBOOK -i INVENTORY | apply PLANFILE",
 		Short: "Make it so, then prove it; or apply exactly a saved plan",
-		Long: `apply runs RUNBOOK's steps on the inventory's hosts and writes a run record
+		Long: `apply first validates RUNBOOK and every file it includes, as validate does; an
+error stops it before any host is contacted. It then runs RUNBOOK's steps on
+the inventory's hosts and writes a run record
 under .prova/runs/<run-id>/. Given a file saved by plan --out, it re-probes
 every host first and refuses, naming what drifted, if any host no longer
 matches the saved plan; sensitive variables must be given again.
@@ -43,7 +45,7 @@ EXIT STATUS
 				f.varFiles = append(append([]string{}, saved.VarFiles...), f.varFiles...)
 				path = saved.Runbook
 			}
-			rb, prog, err := a.loadRunbook(path)
+			rb, prog, err := a.loadRunbook(path, &f)
 			if err != nil {
 				return err
 			}

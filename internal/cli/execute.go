@@ -92,9 +92,14 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 	if strategy != "" && strategy != apply.Linear && strategy != apply.Free {
 		return fmt.Errorf("--strategy %q: want linear or free", strategy)
 	}
+	allow, err := a.allowDestructive(x.l, x.f)
+	if err != nil {
+		return err
+	}
 	runner := apply.New(x.l.prog, x.l.scope, x.l.inv, apply.Options{
-		Strategy: strategy,
-		Mode:     x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
+		AllowDestructive: allow,
+		Strategy:         strategy,
+		Mode:             x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
 		Tags: x.f.tags, SkipTags: x.f.skipTags, Observer: observers, Expect: x.expect, Redact: x.l.redact.String,
 		Halt: func() string {
 			if r := halt.Load(); r != nil {
@@ -187,6 +192,23 @@ func (a *app) prune(x *execution) {
 	if len(removed) > 0 && !x.f.json {
 		fmt.Fprintf(a.stdout, "Removed %d old run record(s), keeping the newest %d and their baselines.\n", len(removed), keep)
 	}
+}
+
+// allowDestructive resolves --allow-destructive[=PATTERN] to the hosts on
+// which destructive steps may run (nil: none).
+func (a *app) allowDestructive(l *loaded, f *runFlags) (func(string) bool, error) {
+	if f.allowDestructive == "" {
+		return nil, nil
+	}
+	names, err := l.inv.SelectNames(f.allowDestructive)
+	if err != nil {
+		return nil, fmt.Errorf("--allow-destructive %q: %w", f.allowDestructive, err)
+	}
+	allowed := map[string]bool{}
+	for _, n := range names {
+		allowed[n] = true
+	}
+	return func(h string) bool { return allowed[h] }, nil
 }
 
 // recordVars returns the variable values for the run record, with

@@ -44,6 +44,8 @@ type runFlags struct {
 	sshAcceptNew  bool
 	askBecomePass bool
 	recordDir     string
+	// allowDestructive is --allow-destructive's host pattern ("" = none).
+	allowDestructive string
 }
 
 func (f *runFlags) addVarFlags(cmd *cobra.Command) {
@@ -68,6 +70,8 @@ func (f *runFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.recordDir, "record-dir", ".prova/runs", "where apply writes run records")
 	cmd.Flags().BoolVar(&f.forceBaseline, "force-baseline", false, "accept an incomplete run (killed, never finished) as the baseline")
 	cmd.Flags().IntVar(&f.keepRuns, "keep-runs", 0, "after apply, keep only the newest N run records (and every run a kept one names as its baseline); 0 keeps all, default: the runbook's keep_runs")
+	cmd.Flags().StringVar(&f.allowDestructive, "allow-destructive", "", "allow steps that destroy data (and say destructive = true) on every host, or with =PATTERN on the hosts matching PATTERN")
+	cmd.Flags().Lookup("allow-destructive").NoOptDefVal = "all"
 }
 
 // loaded is a runbook ready to run: parsed, bound, with variables and
@@ -100,13 +104,24 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// loadRunbook parses and binds a runbook. Diagnostics are printed; a
-// non-nil error means the caller must stop.
-func (a *app) loadRunbook(path string) (*config.Runbook, *program.Program, error) {
+// loadRunbook parses, binds and statically validates a runbook and every
+// file it includes, exactly as validate does, before plan or apply contact
+// any host: a typo in the last step of an included file stops the command
+// before the first SSH connection. Diagnostics are printed; a non-nil error
+// means the caller must stop.
+func (a *app) loadRunbook(path string, f *runFlags) (*config.Runbook, *program.Program, error) {
 	rb, prog, diags := a.parseAndBind(path)
-	a.printDiags(sourcesOf(rb), diags)
+	srcs := map[string][]byte{}
+	for k, v := range sourcesOf(rb) {
+		srcs[k] = v
+	}
+	if !diags.HasErrors() {
+		diags = append(diags, a.staticCheck(rb, prog, f, srcs)...)
+	}
+	diags = dedupe(diags)
+	a.printDiags(srcs, diags)
 	if diags.HasErrors() {
-		return nil, nil, errSilent{fmt.Errorf("%s has errors", path)}
+		return nil, nil, errSilent{fmt.Errorf("%s is not valid: nothing was run", path)}
 	}
 	return rb, prog, nil
 }

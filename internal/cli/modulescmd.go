@@ -41,7 +41,7 @@ func (a *app) modulesCmd() *cobra.Command {
 				return nil
 			}
 			doc := d.Doc()
-			fmt.Fprintf(a.stdout, "%s: %s\n\nArguments:\n", m.ID(), doc.Summary)
+			fmt.Fprintf(a.stdout, "%s: %s\n\n%s\n\nArguments:\n", m.ID(), doc.Summary, all.Kind(m))
 			printMap(a, doc.Args)
 			fmt.Fprintln(a.stdout, "\nOutputs (besides changed, failed, skipped, rc, stdout, stderr, message, host):")
 			printMap(a, doc.Outputs)

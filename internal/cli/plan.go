@@ -16,19 +16,25 @@ func (a *app) planCmd() *cobra.Command {
 	var detailed bool
 	cmd := &cobra.Command{
 		Use:   "plan RUNBOOK -i INVENTORY",
-		Short: "Show what apply would change, running only read-only probes",
-		Long: `plan evaluates RUNBOOK against the inventory and asks every step's module, on
-every host, what apply would do. It runs read-only probes only: nothing on any
-host is changed. Per host it prints "~ change", "= no change", "? known after
-apply" (a value that only exists once earlier steps have run) or "- skip".
+		Short: "Show what apply would change and what would fail, running only read-only probes",
+		Long: `plan first validates RUNBOOK and every file it includes, as validate does; an
+error stops it before any host is contacted. It then evaluates RUNBOOK against
+the inventory. Steps whose module only reads run for real (their commands are
+probes), so their results feed later steps and assertions whose inputs are
+known are evaluated; steps that change hosts are asked what apply would do.
+Nothing on any host is changed. Per host it prints "~ change", "= no change",
+"! would fail" (with the diagnostic apply would print), "? known after apply"
+(a value downstream of a planned change) or "- skip". Steps that would destroy
+data are marked DESTRUCTIVE.
 
 EXIT STATUS
   0  success (with --detailed-exitcode: and no changes)
-  1  error
-  2  with --detailed-exitcode: success, and there are changes`,
+  1  error, or apply would certainly fail (a check or assertion that fails, an
+     unreachable host, a destructive step not allowed)
+  2  with --detailed-exitcode: nothing would fail, and there are changes`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rb, prog, err := a.loadRunbook(args[0])
+			rb, prog, err := a.loadRunbook(args[0], &f)
 			if err != nil {
 				return err
 			}

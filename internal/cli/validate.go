@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/provadev/prova/engine/config"
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/program"
 )
@@ -29,18 +30,7 @@ EXIT STATUS
 			rb, prog, diags := a.parseAndBind(args[0])
 			srcs := sourcesOf(rb)
 			if rb != nil && prog != nil {
-				vars, d := eval.ResolveVariables(rb, eval.Inputs{Env: a.env, Files: f.varFiles, Flags: f.vars, Partial: true})
-				diags = append(diags, d...)
-				for k, v := range vars.Sources {
-					srcs[k] = v
-				}
-				scope := eval.NewScope(vars.Values, nil, nil, rb.BaseDir, prog.ResultTypes())
-				if !d.HasErrors() {
-					locals, d := eval.EvalLocals(rb, scope.StaticBase())
-					diags = append(diags, d...)
-					scope.Locals = locals
-					diags = append(diags, program.Validate(prog, scope)...)
-				}
+				diags = append(diags, a.staticCheck(rb, prog, &f, srcs)...)
 			}
 			diags = dedupe(diags)
 			a.printDiags(srcs, diags)
@@ -53,6 +43,25 @@ EXIT STATUS
 	}
 	f.addVarFlags(cmd)
 	return cmd
+}
+
+// staticCheck is what validate checks beyond parsing and binding: variables
+// (those without a value are unknown), locals, and every step against its
+// module's schema, with no inventory and no host contacted. Variable files'
+// sources are added to srcs for the diagnostics' snippets.
+func (a *app) staticCheck(rb *config.Runbook, prog *program.Program, f *runFlags, srcs map[string][]byte) hcl.Diagnostics {
+	vars, diags := eval.ResolveVariables(rb, eval.Inputs{Env: a.env, Files: f.varFiles, Flags: f.vars, Partial: true})
+	for k, v := range vars.Sources {
+		srcs[k] = v
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	scope := eval.NewScope(vars.Values, nil, nil, rb.BaseDir, prog.ResultTypes())
+	locals, d := eval.EvalLocals(rb, scope.StaticBase())
+	diags = append(diags, d...)
+	scope.Locals = locals
+	return append(diags, program.Validate(prog, scope)...)
 }
 
 // dedupe drops diagnostics repeated with the same summary and range.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/hashicorp/hcl/v2"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -185,5 +186,16 @@ func TestJSONKeyOrder(t *testing.T) {
 	}
 	if !reflect.DeepEqual(keys[:2], []string{"type", "time"}) || !sort.StringsAreSorted(keys[2:]) {
 		t.Errorf("keys = %v", keys)
+	}
+}
+
+// A host that would fail carries apply's diagnostics in the JSON stream too.
+func TestJSONPlannedDiagnostics(t *testing.T) {
+	out := jsonLines(t, []event.Event{event.PlannedHost{Step: "assert.ofed", Host: "gpfs04", Action: event.PlanWouldFail,
+		Summary: "OFED missing", Destructive: "", Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Assertion failed", Detail: "OFED missing"}}}})
+	for _, want := range []string{`"action":"would fail"`, `"diagnostics":[`, `"summary":"Assertion failed"`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("JSON lacks %s: %s", want, out)
+		}
 	}
 }

@@ -14,15 +14,17 @@ func (c *Console) planned(e event.PlannedHost) {
 		c.planOrder = append(c.planOrder, e.Step)
 	}
 	c.plans[e.Step] = append(c.plans[e.Step], e)
-	switch e.Action {
-	case "change":
+	switch {
+	case e.Action == event.PlanChange:
 		c.planSeen.change++
-	case "known after apply":
+	case e.Action == event.PlanUnknown:
 		c.planSeen.unknown++
-	case "no change":
+	case e.Action == event.PlanNoChange:
 		c.planSeen.noop++
-	case "skip":
+	case e.Action == event.PlanSkip:
 		c.planSeen.skip++
+	case e.Action.Certain():
+		c.planSeen.wouldFail++
 	}
 }
 
@@ -82,29 +84,41 @@ func (c *Console) flushPlan(step string) {
 	if len(ps) > 1 && allSkipped(ps) {
 		// A step skipped everywhere for one reason (a path the site does
 		// not run) is one line, not one per host.
-		c.emit("  " + c.st.dim.Sprint(symbolOf("skip")) + " " + c.text(fmt.Sprintf("all %d hosts: %s", len(ps), orAction(ps[0]))))
+		c.emit("  " + c.st.dim.Sprint(event.PlanSkip.Symbol()) + " " + c.text(fmt.Sprintf("all %d hosts: %s", len(ps), orAction(ps[0]))))
 		return
 	}
 	var out []string
+	var diags []event.PlannedHost
 	for _, p := range ps {
 		sym, col := p.Symbol, c.st.dim
-		switch p.Action {
-		case "change":
+		switch {
+		case p.Action == event.PlanChange:
 			col = c.st.change
-		case "known after apply":
+		case p.Action == event.PlanUnknown:
 			col = c.st.unknown
-		case "no change", "skip":
+		case p.Action == event.PlanNoChange, p.Action == event.PlanSkip:
+		case p.Action.Certain():
+			col = c.st.failed
 		default:
 			col = c.st.bold
 		}
 		if sym == "" {
-			sym = symbolOf(p.Action)
+			sym = p.Action.Symbol()
 		}
 		what := p.Summary
 		if what == "" {
-			what = p.Action
+			what = string(p.Action)
+		}
+		if p.Action.Certain() {
+			what = string(p.Action) + ": " + what
 		}
 		out = append(out, "  "+col.Sprint(sym)+" "+c.hostCol(p.Host)+"  "+c.text(what))
+		if p.Destructive != "" {
+			out = append(out, "    "+c.blankCol()+"    "+c.st.failed.Sprint("DESTRUCTIVE: "+c.text(p.Destructive)))
+		}
+		if len(p.Diagnostics) > 0 {
+			diags = append(diags, p)
+		}
 		for _, ch := range p.Changes {
 			s := fmt.Sprintf("%s: %s -> %s", ch.Name, orUnset(ch.From), orUnset(ch.To))
 			if s == p.Summary {
@@ -114,21 +128,12 @@ func (c *Console) flushPlan(step string) {
 		}
 	}
 	c.emit(out...)
-}
-
-// symbolOf is module.Action.Symbol for an action named in words.
-func symbolOf(action string) string {
-	switch action {
-	case "no change":
-		return "="
-	case "change":
-		return "~"
-	case "known after apply":
-		return "?"
-	case "skip":
-		return "-"
+	// What apply would print for a host that would fail, with its source
+	// line and the values involved.
+	for _, p := range diags {
+		c.emit("")
+		c.emitBlock(c.renderDiags(p.Diagnostics))
 	}
-	return "!"
 }
 
 func orUnset(v string) string {
@@ -141,7 +146,7 @@ func orUnset(v string) string {
 // allSkipped reports whether every host skips the step for the same reason.
 func allSkipped(ps []event.PlannedHost) bool {
 	for _, p := range ps {
-		if p.Action != "skip" || p.Summary != ps[0].Summary {
+		if p.Action != event.PlanSkip || p.Summary != ps[0].Summary {
 			return false
 		}
 	}
@@ -152,5 +157,5 @@ func orAction(p event.PlannedHost) string {
 	if p.Summary != "" {
 		return p.Summary
 	}
-	return p.Action
+	return string(p.Action)
 }

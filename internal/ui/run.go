@@ -212,7 +212,12 @@ func (c *Console) abort(e event.Aborted) {
 	c.aborted = &e
 	c.flushPlans()
 	c.status = nil
-	c.emit("", c.st.failed.Sprint("Aborted")+": "+c.text(e.Reason))
+	if c.mode == "plan" {
+		// The plan stops where apply would stop.
+		c.emit("", c.st.failed.Sprint("Apply would stop here")+": "+c.text(e.Reason))
+	} else {
+		c.emit("", c.st.failed.Sprint("Aborted")+": "+c.text(e.Reason))
+	}
 	if len(e.HalfDone) > 0 {
 		names := make([]string, len(e.HalfDone))
 		for i, s := range e.HalfDone {

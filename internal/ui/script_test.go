@@ -146,6 +146,11 @@ func planEvents() []event.Event {
 		event.StepFinished{Step: "mmchconfig.verbs"},
 		event.PlannedHost{Step: "restart.gpfs", Host: "gpfs02", Action: "no change", Symbol: "="},
 		event.PlannedHost{Step: "assert.verbs_up", Host: "gpfs01", Action: "known after apply", Symbol: "?", Summary: "condition depends on step.bench.lat"},
-		event.RunFinished{RunID: "20261130T021000Z-0f0e0d", Mode: "plan", Changes: 1, Duration: 4 * time.Second, Time: t0.Add(4 * time.Second)},
+		event.PlannedHost{Step: "assert.verbs_up", Host: "gpfs04", Action: event.PlanWouldFail, Symbol: "!", Summary: "gpfs04: MLNX_OFED is not installed",
+			Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Assertion failed", Detail: "gpfs04: MLNX_OFED is not installed"}}},
+		event.PlannedHost{Step: "bench.wipe", Host: "gpfs01", Action: event.PlanWouldFail, Symbol: "!",
+			Summary:     "refused: fio write writes to the raw block device /dev/nvme1n1; the step says destructive = true, but --allow-destructive does not name gpfs01",
+			Destructive: "fio write writes to the raw block device /dev/nvme1n1"},
+		event.RunFinished{RunID: "20261130T021000Z-0f0e0d", Mode: "plan", Changes: 1, WouldFail: 2, Failed: true, Duration: 4 * time.Second, Time: t0.Add(4 * time.Second)},
 	}
 }

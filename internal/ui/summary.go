@@ -43,7 +43,7 @@ func (c *Console) runFinished(e event.RunFinished) {
 	}
 }
 
-type planCounts struct{ change, unknown, noop, skip int }
+type planCounts struct{ change, unknown, noop, skip, wouldFail int }
 
 func probesFailed(hosts map[string]event.Tally) bool {
 	for _, t := range hosts {
@@ -54,12 +54,16 @@ func probesFailed(hosts map[string]event.Tally) bool {
 	return false
 }
 
-// planLine is "Plan: 3 to change, 1 known after apply, 4 unchanged."
+// planLine is "Plan: 3 to change, 1 would fail, 1 known after apply, 4
+// unchanged."
 func (c *Console) planLine(e event.RunFinished, n planCounts) string {
-	if e.Changes == 0 && n.unknown == 0 {
+	if e.Changes == 0 && n.unknown == 0 && n.wouldFail == 0 {
 		return c.st.ok.Sprint("No changes.") + " The hosts already match the runbook."
 	}
 	parts := []string{c.st.change.Sprintf("%d to change", e.Changes)}
+	if n.wouldFail > 0 {
+		parts = append(parts, c.st.failed.Sprintf("%d would fail", n.wouldFail))
+	}
 	if n.unknown > 0 {
 		parts = append(parts, c.st.unknown.Sprintf("%d known after apply", n.unknown))
 	}

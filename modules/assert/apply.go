@@ -9,24 +9,17 @@ import (
 	"github.com/provadev/prova/engine/module"
 )
 
-// Plan runs nothing: assertions never change a host.
-func (*Assert) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
+// Reads implements module.ReadOnly: assertions never change a host.
+func (*Assert) Reads(v cty.Value) string {
+	if n := len(decoded(v)); n != 1 {
+		return "checks " + strconv.Itoa(n) + " conditions"
 	}
-	s := "checks 1 condition"
-	if n := len(decoded(req.Args)); n != 1 {
-		s = "checks " + strconv.Itoa(n) + " conditions"
-	}
-	return module.PlanResponse{Action: module.NoOp, Summary: s, ReadOnly: true}, nil
+	return "checks 1 condition"
 }
 
 // Apply evaluates already-decoded arguments. The engine normally calls
 // EvalBody instead, whose failure diagnostics also show the expressions.
 func (*Assert) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.ApplyResponse{}, err
-	}
 	return respond(decoded(req.Args)), nil
 }
 

@@ -26,6 +26,9 @@ type args struct {
 	CPUCapture    bool     `cty:"cpu_capture"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Bench) NewArgs() any { return new(args) }
+
 func (a args) check() error {
 	if a.Threads < 1 || a.IODepth < 1 {
 		return fmt.Errorf("threads and iodepth must be at least 1 (got %d and %d)", a.Threads, a.IODepth)

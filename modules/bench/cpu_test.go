@@ -92,13 +92,13 @@ func TestCPUSamples(t *testing.T) {
 
 func TestCPUCaptureConformance(t *testing.T) {
 	f := load(t)
-	moduletest.Run(t, NewCPUCapture(), []moduletest.Case{{
+	moduletest.Run(t, NewCPUCapture(), moduletest.WithProbes([]moduletest.Case{{
 		Name: "cpu-capture",
 		Body: `duration = "2s"`,
 		Setup: func(h *moduletest.FakeHost) {
 			h.Reply(`^LC_ALL=C mpstat -P ALL 1 2$`, moduletest.Reply{Stdout: f.mpstat})
 		},
-	}})
+	}}, `^LC_ALL=C mpstat `))
 }
 
 // A long benchmark reports progress while it runs.

@@ -55,17 +55,18 @@ func duration(args cty.Value) (int, error) {
 	return seconds("duration", a.Duration)
 }
 
-// Plan runs nothing: sampling only reads.
-func (*CPUCapture) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	n, err := duration(req.Args)
+// Reads implements module.ReadOnly: sampling only reads.
+func (*CPUCapture) Reads(v cty.Value) string {
+	n, err := duration(v)
 	if err != nil {
-		return module.PlanResponse{}, err
+		return "samples CPU"
 	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: fmt.Sprintf("will sample CPU for %ds", n)}, nil
+	return fmt.Sprintf("samples CPU for %ds", n)
 }
+
+// ApplyOnly implements module.ApplyOnly: sampling lasts as long as the
+// benchmark it accompanies; plan does not run it.
+func (*CPUCapture) ApplyOnly() {}
 
 // Apply runs mpstat -P ALL 1 N and summarises it. A missing mpstat fails
 // the step (sampling is all it does).

@@ -14,9 +14,6 @@ import (
 // read; write modes change the device; a perftest server starts a process
 // (no change when one is running), collect ends it.
 func (*Bench) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return module.PlanResponse{}, err
@@ -27,7 +24,7 @@ func (*Bench) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResp
 	if !isPerftest(a.Tool) && !a.reads() {
 		return module.PlanResponse{Action: module.Change, Summary: "will run " + a.describe() + " (overwrites data)"}, nil
 	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "will run " + a.describe()}, nil
+	return module.PlanResponse{Action: module.NoOp, Summary: "will run " + a.describe()}, nil
 }
 
 // run is one benchmark command's outcome.
@@ -41,9 +38,6 @@ type run struct {
 // Apply runs the benchmark (or the perftest role) and returns its results.
 func (*Bench) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -19,21 +19,17 @@ type args struct {
 	Justification *string           `cty:"justification"`
 }
 
-// Plan reads nothing; it says where the settings will be read from, and
-// that the step would fail when the planned settings already select RDMA.
-func (*Messenger) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Messenger) NewArgs() any { return new(args) }
+
+// Reads implements module.ReadOnly: it says where the settings will be
+// read from; plan runs the check itself.
+func (*Messenger) Reads(v cty.Value) string {
+	a, err := module.DecodeArgs[args](v)
+	if err != nil {
+		return "reads the Ceph messenger settings"
 	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
-	s := "reads " + a.from()
-	if f := ScanSettings(a.Planned); len(f) > 0 && !a.Waive {
-		s += "; would fail: planned " + strings.Join(f, ", ")
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: s}, nil
+	return "reads " + a.from()
 }
 
 func (a args) from() string {
@@ -60,9 +56,6 @@ type result struct {
 // Apply reads the settings and applies the guard.
 func (*Messenger) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

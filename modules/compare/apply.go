@@ -11,16 +11,14 @@ import (
 	"github.com/provadev/prova/modules/internal/profile"
 )
 
-// Plan runs nothing: the comparison only reads its arguments.
-func (*Compare) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	th, err := readThresholds(req.Args)
+// Reads implements module.ReadOnly: the comparison only reads its
+// arguments.
+func (*Compare) Reads(v cty.Value) string {
+	th, err := readThresholds(v)
 	if err != nil {
-		return module.PlanResponse{}, err
+		return "compares RDMA with TCP"
 	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "will compare RDMA with TCP by " + th.Name}, nil
+	return "compares RDMA with TCP by " + th.Name
 }
 
 func readThresholds(args cty.Value) (thresholds, error) {
@@ -45,9 +43,6 @@ func readThresholds(args cty.Value) (thresholds, error) {
 // bandwidth warning does not.
 func (*Compare) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	th, err := readThresholds(req.Args)
 	if err != nil {
 		return resp, err

@@ -23,6 +23,9 @@ type args struct {
 	Fetch       bool    `cty:"fetch"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Copy) NewArgs() any { return new(args) }
+
 func decodeArgs(v cty.Value) (args, uint32, error) {
 	var a args
 	if err := module.Decode(v, &a); err != nil {
@@ -62,9 +65,6 @@ func outputs(sum string) cty.Value {
 // Plan compares the file on the host (or, with fetch, the local file) with
 // what it should be, by checksum and mode.
 func (*Copy) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
 	a, mode, err := decodeArgs(req.Args)
 	if err != nil {
 		return module.PlanResponse{}, err
@@ -86,9 +86,6 @@ func (*Copy) Plan(ctx context.Context, req module.PlanRequest) (module.PlanRespo
 // Apply installs or fetches the file when its checksum or mode differ.
 func (c *Copy) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(c.Outputs())}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	a, mode, err := decodeArgs(req.Args)
 	if err != nil {
 		return resp, err

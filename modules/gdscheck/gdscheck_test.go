@@ -46,13 +46,13 @@ func reply(out moduletest.Reply) func(*moduletest.FakeHost) {
 }
 
 func TestConformance(t *testing.T) {
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "sample-1-14", Body: `filesystem = "nvme"`, Setup: reply(moduletest.Reply{Stdout: toolOutput(t, s114)})},
 		{Name: "sample-1-16", Body: `filesystem = "gpfs"`, Setup: reply(moduletest.Reply{Stdout: toolOutput(t, s116)})},
 		{Name: "not-installed", Body: `path = "/opt/gds/gdscheck"`, Setup: func(h *moduletest.FakeHost) {
 			h.Reply(`gdscheck`, moduletest.Reply{RC: 127, Stderr: "sh: 1: /opt/gds/gdscheck: not found\n"})
 		}},
-	})
+	}, `gdscheck -p$`))
 }
 
 func decode(t *testing.T, src string) cty.Value {

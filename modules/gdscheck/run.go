@@ -17,25 +17,21 @@ type args struct {
 	Filesystem *string `cty:"filesystem"`
 }
 
-// Plan runs nothing: the check only reads, and its outputs are known after
-// apply.
-func (*Check) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Check) NewArgs() any { return new(args) }
+
+// Reads implements module.ReadOnly.
+func (*Check) Reads(v cty.Value) string {
+	a, err := module.DecodeArgs[args](v)
+	if err != nil {
+		return "reads gdscheck -p"
 	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads " + a.Path + " -p"}, nil
+	return "reads " + a.Path + " -p"
 }
 
 // Apply runs gdscheck -p and returns what it reported.
 func (c *Check) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

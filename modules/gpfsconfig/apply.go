@@ -17,6 +17,9 @@ type args struct {
 	NodeClasses []string `cty:"node_classes"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Config) NewArgs() any { return new(args) }
+
 type outputs struct {
 	Node       string            `cty:"node"`
 	Configured map[string]string `cty:"configured"`
@@ -26,25 +29,18 @@ type outputs struct {
 	Running    bool              `cty:"daemon_running"`
 }
 
-// Plan runs nothing: the module only reads.
-func (*Config) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
+// Reads implements module.ReadOnly.
+func (*Config) Reads(v cty.Value) string {
+	a, err := module.DecodeArgs[args](v)
+	if err != nil {
+		return "compares configured and effective GPFS attributes"
 	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true,
-		Summary: "compares configured and effective " + strings.Join(a.Attributes, ", ")}, nil
+	return "compares configured and effective " + strings.Join(a.Attributes, ", ")
 }
 
 // Apply reads both sides and compares them.
 func (*Config) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

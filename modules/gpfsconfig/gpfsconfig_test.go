@@ -29,7 +29,7 @@ func cluster(cfg ...gpfsfake.Entry) *gpfsfake.Cluster {
 var base = []gpfsfake.Entry{{Attr: "verbsRdma", Value: "enable"}, {Attr: "verbsPorts", Value: "mlx5_0/1 mlx5_1/1"}, {Attr: "pagepool", Value: "4G"}}
 
 func TestConformance(t *testing.T) {
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "in_effect", Setup: cluster(base...).Attach},
 		{Name: "pending", Setup: func(h *moduletest.FakeHost) {
 			c := cluster()
@@ -43,7 +43,7 @@ func TestConformance(t *testing.T) {
 			c.Attach(h)
 			c.SetState("fake1", "down")
 		}},
-	})
+	}, `mmlsconfig -Y$`, `mmdiag --config -Y$`, `^hostname; hostname -I$`, `mmlscluster$`, `^systemctl is-active gpfs$`, `mmgetstate -Y$`))
 }
 
 func decode(t *testing.T, src string) cty.Value {

@@ -77,20 +77,14 @@ step "assert" "no_verbs_errors" {
 	}
 }
 
-// Plan runs nothing: the module only reads.
-func (*Log) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads " + req.Args.GetAttr("path").AsString()}, nil
+// Reads implements module.ReadOnly.
+func (*Log) Reads(v cty.Value) string {
+	return "reads " + v.GetAttr("path").AsString()
 }
 
 // Apply reads and summarises the log.
 func (*Log) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	path := req.Args.GetAttr("path").AsString()
 	l, raw, exists, err := gpfscmd.ReadLog(ctx, req.Host, path)
 	if err != nil {

@@ -37,12 +37,12 @@ func logSample(t *testing.T) string {
 }
 
 func TestConformance(t *testing.T) {
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "verbs_run", Setup: func(h *moduletest.FakeHost) { h.Reply(tail, moduletest.Reply{Stdout: verbsRun}) }},
 		{Name: "custom_path", Body: `path = "/var/mmfs/gen/mmfslog"`, Setup: func(h *moduletest.FakeHost) {
 			h.Reply(`^tail -n 5000 -- /var/mmfs/gen/mmfslog$`, moduletest.Reply{Stdout: logSample(t)})
 		}},
-	})
+	}, `^tail -n \d+ -- `))
 }
 
 func decode(t *testing.T, src string) cty.Value {

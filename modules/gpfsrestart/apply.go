@@ -21,6 +21,9 @@ type args struct {
 	Quorum   []string `cty:"quorum_nodes"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Restart) NewArgs() any { return new(args) }
+
 // target is what a restart works on: nodes by daemon name, in order.
 type target struct {
 	nodes  []string
@@ -77,9 +80,6 @@ func resolve(ctx context.Context, h module.Host, a args) (target, error) {
 // Plan resolves the nodes through mmlscluster (read-only) and says what
 // would restart; an empty list is no change.
 func (*Restart) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return module.PlanResponse{}, err
@@ -126,9 +126,6 @@ func changes(mode string, t target) []module.AttrChange {
 // Apply restarts the nodes and waits for them.
 func (*Restart) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: outputs(nil, nil)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -29,10 +29,10 @@ func sample(t *testing.T, rel string) func(*moduletest.FakeHost) {
 }
 
 func TestConformance(t *testing.T) {
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "nic-legend", Body: `nics = ["mlx5_0/1", "mlx5_1"]`, Setup: sample(t, s4)},
 		{Name: "no-nvidia-smi", Body: ``},
-	})
+	}, `^nvidia-smi topo -m$`))
 }
 
 func decode(t *testing.T, src string) cty.Value {

@@ -18,22 +18,17 @@ type args struct {
 	NICs []string `cty:"nics"`
 }
 
-// Plan runs nothing: the step only reads.
-func (*Topology) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads " + command}, nil
-}
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Topology) NewArgs() any { return new(args) }
+
+// Reads implements module.ReadOnly.
+func (*Topology) Reads(cty.Value) string { return "reads " + command }
 
 var notFound = regexp.MustCompile(`(?m)(: not found|: command not found|: No such file or directory)\s*$`)
 
 // Apply runs nvidia-smi topo -m and judges the GPU-to-NIC relations.
 func (*Topology) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -22,6 +22,9 @@ type args struct {
 	Immediate   bool              `cty:"immediate"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Mmchconfig) NewArgs() any { return new(args) }
+
 func (a args) scope() []string {
 	if a.Nodes == nil {
 		return nil
@@ -119,9 +122,6 @@ func summary(ch []module.AttrChange) string {
 // Plan checks pagepool against the host's memory and compares the
 // requested values with the configured ones. Read-only.
 func (*Mmchconfig) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return module.PlanResponse{}, err
@@ -161,9 +161,6 @@ func Command(ch []module.AttrChange, a args) string {
 // that differ (those the plan found when the engine planned just before).
 func (*Mmchconfig) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: outputs(nil)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

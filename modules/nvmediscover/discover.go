@@ -55,6 +55,9 @@ type args struct {
 	HostTraddr *string `cty:"host_traddr"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Discover) NewArgs() any { return new(args) }
+
 func (a args) target() nvmecmd.Target {
 	return nvmecmd.Target{Transport: a.Transport, Address: a.Address, Port: a.Port}
 }
@@ -70,18 +73,13 @@ func (a args) argv(json bool) []string {
 	return argv
 }
 
-// Plan runs nothing: discovery only reads, and reaching the target is what
-// Apply finds out.
-func (*Discover) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
+// Reads implements module.ReadOnly: discovery only reads.
+func (*Discover) Reads(v cty.Value) string {
+	a, err := module.DecodeArgs[args](v)
+	if err != nil {
+		return "discovers NVMe-oF subsystems"
 	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true,
-		Summary: "will discover subsystems over " + a.target().String()}, nil
+	return "discovers subsystems over " + a.target().String()
 }
 
 type record struct {
@@ -104,9 +102,6 @@ type outputs struct {
 // reports is a failed step with the classified reason.
 func (*Discover) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -43,7 +43,7 @@ func section(b []byte, start string) string {
 func TestConformance(t *testing.T) {
 	cscs := string(samples.Read(t, "nvme-cli/discover-rdma-cscs-1-record.txt"))
 	reset := string(samples.Read(t, "nvme-cli/error-discover-rdma-connection-reset-segfault-commitmsg.txt"))
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{
 			Name:  "json",
 			Body:  `transport = "rdma"` + "\n" + `address = "10.68.20.10"`,
@@ -69,7 +69,7 @@ func TestConformance(t *testing.T) {
 			Setup:      func(h *moduletest.FakeHost) { h.Reply(`^nvme discover`, moduletest.Reply{RC: 139, Stderr: reset}) },
 			WantFailed: true,
 		},
-	})
+	}, `^nvme discover `))
 }
 
 func apply(t *testing.T, h module.Host, body string) module.ApplyResponse {

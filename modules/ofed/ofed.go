@@ -62,20 +62,12 @@ step "assert" "same_ofed" {
 	}
 }
 
-// Plan runs nothing: the module only reads.
-func (*OFED) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, Summary: "reads " + Command, ReadOnly: true}, nil
-}
+// Reads implements module.ReadOnly.
+func (*OFED) Reads(cty.Value) string { return "reads " + Command }
 
 // Apply reads the version.
 func (*OFED) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	out, err := gpfscmd.Probe(ctx, req.Host, Command)
 	if err != nil {
 		return resp, err

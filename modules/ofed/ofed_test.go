@@ -52,12 +52,12 @@ func apply(t *testing.T, h module.Host) (module.ApplyResponse, error) {
 
 func TestConformance(t *testing.T) {
 	b := blocks(t)
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "installed", Setup: func(h *moduletest.FakeHost) { h.Reply(`^ofed_info -s$`, moduletest.Reply{Stdout: b[1]}) }},
 		{Name: "not_installed", Setup: func(h *moduletest.FakeHost) {
 			h.Reply(`^ofed_info -s$`, moduletest.Reply{RC: 127, Stderr: "bash: ofed_info: command not found\n"})
 		}},
-	})
+	}, `^ofed_info -s$`))
 }
 
 func TestEverySampleBlock(t *testing.T) {

@@ -46,6 +46,9 @@ type args struct {
 	MaxLatUs      *float64          `cty:"max_lat_us"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Latency) NewArgs() any { return new(args) }
+
 func withDefault(name string, ty cty.Type, v cty.Value) hcldec.Spec {
 	return &hcldec.DefaultSpec{Primary: &hcldec.AttrSpec{Name: name, Type: ty}, Default: &hcldec.LiteralSpec{Value: v}}
 }
@@ -91,28 +94,34 @@ func (*Latency) Validate(v cty.Value) hcl.Diagnostics {
 	bad := func(summary, detail string) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail})
 	}
-	if m := v.GetAttr("mode"); m.IsKnown() && !m.IsNull() {
-		if s := m.AsString(); s != "reference" && s != "all" {
-			bad("Invalid mode", `mode must be "reference" (every node against one reference node) or "all" (every pair).`)
-		}
+	a, known, err := module.DecodeKnown[args](v)
+	if err != nil {
+		bad("Invalid arguments", err.Error())
+		return diags
 	}
-	if t := v.GetAttr("tool"); t.IsKnown() && !t.IsNull() {
-		if s := t.AsString(); s != "ib_write_lat" && s != "ib_read_lat" && s != "ib_send_lat" {
-			bad("Invalid tool", "tool must be ib_write_lat, ib_read_lat or ib_send_lat.")
-		}
+	if known["mode"] && a.Mode != "reference" && a.Mode != "all" {
+		bad("Invalid mode", `mode must be "reference" (every node against one reference node) or "all" (every pair).`)
 	}
-	for _, n := range []string{"size", "iterations", "concurrency", "outlier_factor"} {
-		if x := v.GetAttr(n); x.IsKnown() && !x.IsNull() && x.LessThanOrEqualTo(cty.Zero).True() {
-			bad("Invalid "+n, n+" must be positive.")
+	if known["tool"] && a.Tool != "ib_write_lat" && a.Tool != "ib_read_lat" && a.Tool != "ib_send_lat" {
+		bad("Invalid tool", "tool must be ib_write_lat, ib_read_lat or ib_send_lat.")
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"size", float64(a.Size)}, {"iterations", float64(a.Iterations)}, {"concurrency", float64(a.Concurrency)}, {"outlier_factor", a.OutlierFactor}} {
+		if known[c.name] && c.v <= 0 {
+			bad("Invalid "+c.name, c.name+" must be positive.")
 		}
 	}
 	return diags
 }
 
-// Plan implements module.Module: the test only measures.
-func (*Latency) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "measures RDMA latency between node pairs"}, ctx.Err()
-}
+// Reads implements module.ReadOnly: the test only measures.
+func (*Latency) Reads(cty.Value) string { return "measures RDMA latency between node pairs" }
+
+// ApplyOnly implements module.ApplyOnly: a latency sweep loads the fabric;
+// plan does not run it.
+func (*Latency) ApplyOnly() {}
 
 // Apply implements module.Module. A latency test needs two hosts; the
 // engine calls ApplyCluster instead.

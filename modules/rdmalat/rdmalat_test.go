@@ -202,3 +202,26 @@ func TestFailedPairsBlameTheHostThatFailsEverything(t *testing.T) {
 		}
 	}
 }
+
+// Validate checks the known arguments on the typed struct and leaves
+// unknown ones for later.
+func TestValidateChecksKnownArguments(t *testing.T) {
+	f, _ := hclsyntax.ParseConfig([]byte(`
+mode       = "pairs"
+tool       = "ib_write_bw"
+iterations = 0
+size       = var.size
+`), "t.hcl", hcl.InitialPos)
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{"size": cty.UnknownVal(cty.Number)})}}
+	v, diags := hcldec.Decode(f.Body, New().Spec(), ctx)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	var got []string
+	for _, d := range New().Validate(v) {
+		got = append(got, d.Summary)
+	}
+	if want := "Invalid mode|Invalid tool|Invalid iterations"; strings.Join(got, "|") != want {
+		t.Errorf("Validate = %q, want %q", got, want)
+	}
+}

@@ -15,6 +15,9 @@ type args struct {
 	Require []string `cty:"require"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Ports) NewArgs() any { return new(args) }
+
 type portOut struct {
 	Port      int     `cty:"port"`
 	State     string  `cty:"state"`
@@ -37,28 +40,18 @@ type outputs struct {
 	Missing []string    `cty:"missing_ports"`
 }
 
-// Plan runs nothing: the module only reads.
-func (*Ports) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
+// Reads implements module.ReadOnly.
+func (*Ports) Reads(v cty.Value) string {
 	s := "reads ibstat and ibdev2netdev"
-	if len(a.Require) > 0 {
+	if a, err := module.DecodeArgs[args](v); err == nil && len(a.Require) > 0 {
 		s += "; requires " + strings.Join(a.Require, " ")
 	}
-	return module.PlanResponse{Action: module.NoOp, Summary: s, ReadOnly: true}, nil
+	return s
 }
 
 // Apply reads the ports of the host.
 func (p *Ports) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

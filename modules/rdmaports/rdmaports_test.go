@@ -89,7 +89,7 @@ func strs(v cty.Value) []string {
 
 func TestConformance(t *testing.T) {
 	mlx4 := output(t, mlx4Sample)
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{
 			Name: "sample_mlx4_no_ofed",
 			Body: `require = ["mlx4_0/2", "mlx4_0/1"]`,
@@ -106,7 +106,7 @@ func TestConformance(t *testing.T) {
 				h.Reply(`^ibdev2netdev$`, moduletest.Reply{})
 			},
 		},
-	})
+	}, `^ibstat`, `^ibdev2netdev$`))
 }
 
 func TestSampleOutputs(t *testing.T) {

@@ -22,11 +22,11 @@ type args struct {
 	Stdin   *string           `cty:"stdin"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Shell) NewArgs() any { return new(args) }
+
 // Plan runs the guards, read-only, and says whether the command would run.
 func (*Shell) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return module.PlanResponse{}, err
@@ -45,9 +45,6 @@ func (*Shell) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResp
 // engine planned just before, the guards are not run a second time.
 func (*Shell) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.EmptyObjectVal}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

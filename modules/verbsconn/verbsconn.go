@@ -70,20 +70,15 @@ type args struct {
 	Expected []string `cty:"expected"`
 }
 
-// Plan runs nothing: the module only reads.
-func (*Conn) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads mmfsadm test verbs conn and mmlscluster"}, nil
-}
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Conn) NewArgs() any { return new(args) }
+
+// Reads implements module.ReadOnly.
+func (*Conn) Reads(cty.Value) string { return "reads mmfsadm test verbs conn and mmlscluster" }
 
 // Apply reads the connections and the cluster and compares them.
 func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -68,10 +68,10 @@ func setup(t *testing.T, verbs string) func(*moduletest.FakeHost) {
 var all = []string{"gpfs02=connected", "n131=connected", "n095=connected", "master=connected", "login01=connected", "login02=connected"}
 
 func TestConformance(t *testing.T) {
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "all_connected", Setup: setup(t, conn(all...))},
 		{Name: "expected_subset", Body: `expected = ["gpfs02.example.com", "10.25.80.131"]`, Setup: setup(t, conn("gpfs02=connected"))},
-	})
+	}, `^hostname; hostname -I$`, `mmlscluster$`, `mmfsadm test verbs (status|conn)$`, `mmlsconfig -Y$`))
 }
 
 func decode(t *testing.T, src string) cty.Value {

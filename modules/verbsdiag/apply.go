@@ -20,21 +20,17 @@ type args struct {
 	LogPath  string            `cty:"log_path"`
 }
 
-// Plan runs nothing: the module only reads.
-func (*Diagnose) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true,
-		Summary: "reads ports, OFED, verbsPorts, verbs status and connections, mmlscluster and the GPFS log, and names the cause of missing RDMA peers"}, nil
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Diagnose) NewArgs() any { return new(args) }
+
+// Reads implements module.ReadOnly.
+func (*Diagnose) Reads(cty.Value) string {
+	return "reads ports, OFED, verbsPorts, verbs status and connections, mmlscluster and the GPFS log, and names the cause of missing RDMA peers"
 }
 
 // Apply gathers the evidence and decides.
 func (*Diagnose) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err

@@ -52,21 +52,13 @@ step "assert" "verbs_started" {
 	}
 }
 
-// Plan runs nothing: the module only reads.
-func (*Status) Plan(ctx context.Context, _ module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	return module.PlanResponse{Action: module.NoOp, ReadOnly: true, Summary: "reads mmfsadm test verbs status"}, nil
-}
+// Reads implements module.ReadOnly.
+func (*Status) Reads(cty.Value) string { return "reads mmfsadm test verbs status" }
 
 // Apply reads the status. mmfsadm failing (daemon down) is started =
 // false with the reason in the message, not an error.
 func (*Status) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	out, err := gpfscmd.Probe(ctx, req.Host, gpfscmd.MM("mmfsadm", "test", "verbs", "status"))
 	resp.RC, resp.Stdout, resp.Stderr = out.RC, out.Stdout, out.Stderr
 	if err != nil {

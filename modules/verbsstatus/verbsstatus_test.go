@@ -21,10 +21,10 @@ func reply(r moduletest.Reply) func(*moduletest.FakeHost) {
 }
 
 func TestConformance(t *testing.T) {
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "started", Setup: reply(moduletest.Reply{Stdout: string(samples.Read(t, "gpfs/mmfsadm-test-verbs-status-started.txt"))})},
 		{Name: "disabled", Setup: reply(moduletest.Reply{Stdout: string(samples.Read(t, "gpfs/mmfsadm-test-verbs-status-disabled.txt"))})},
-	})
+	}, `mmfsadm test verbs status$`, `^systemctl is-active gpfs$`, `mmgetstate -Y$`))
 }
 
 func apply(h module.Host) (module.ApplyResponse, error) {

@@ -11,22 +11,22 @@ import (
 	"github.com/provadev/prova/engine/module"
 )
 
-// Plan runs nothing: waiting never changes a host.
-func (*Wait) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	if err := ctx.Err(); err != nil {
-		return module.PlanResponse{}, err
-	}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
+// Reads implements module.ReadOnly: waiting never changes a host.
+func (*Wait) Reads(v cty.Value) string {
+	a, err := module.DecodeArgs[args](v)
+	if err != nil {
+		return "waits"
 	}
 	s := "waits for: " + a.Command
 	if a.Match != nil {
 		s += fmt.Sprintf(" to print /%s/", *a.Match)
 	}
-	s += fmt.Sprintf(" (every %s, up to %s)", a.Interval, a.MaxWait)
-	return module.PlanResponse{Action: module.NoOp, Summary: s, ReadOnly: true}, nil
+	return s + fmt.Sprintf(" (every %s, up to %s)", a.Interval, a.MaxWait)
 }
+
+// ApplyOnly implements module.ApplyOnly: plan does not wait (the command
+// is the author's, and the wait may last until max_wait).
+func (*Wait) ApplyOnly() {}
 
 // Apply polls the command until it succeeds, max_wait elapses (the step
 // fails with the last output) or ctx ends (an error). An unreachable host
@@ -34,9 +34,6 @@ func (*Wait) Plan(ctx context.Context, req module.PlanRequest) (module.PlanRespo
 // back; if it is still unreachable at the end, that error is returned.
 func (w *Wait) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(w.Outputs())}
-	if err := ctx.Err(); err != nil {
-		return resp, err
-	}
 	p, err := parse(req.Args)
 	if err != nil {
 		return resp, err

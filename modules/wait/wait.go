@@ -77,6 +77,9 @@ type args struct {
 	Match    *string `cty:"match"`
 }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Wait) NewArgs() any { return new(args) }
+
 // parsed is args ready to use.
 type parsed struct {
 	command           string

@@ -21,16 +21,17 @@ type phase struct {
 }
 
 func phases(m module.Module, c Case, args cty.Value) []phase {
-	return []phase{
-		{"Plan", func(ctx context.Context, h *FakeHost) error {
-			_, err := m.Plan(ctx, module.PlanRequest{Host: h, Args: args, BaseDir: c.BaseDir})
+	var ps []phase
+	if p, ok := m.(module.Planner); ok {
+		ps = append(ps, phase{"Plan", func(ctx context.Context, h *FakeHost) error {
+			_, err := module.CallPlan(ctx, p, module.PlanRequest{Host: h, Args: args, BaseDir: c.BaseDir})
 			return err
-		}},
-		{"Apply", func(ctx context.Context, h *FakeHost) error {
-			_, err := m.Apply(ctx, module.ApplyRequest{Host: h, Args: args, BaseDir: c.BaseDir})
-			return err
-		}},
+		}})
 	}
+	return append(ps, phase{"Apply", func(ctx context.Context, h *FakeHost) error {
+		_, err := module.CallApply(ctx, m, module.ApplyRequest{Host: h, Args: args, BaseDir: c.BaseDir})
+		return err
+	}})
 }
 
 // checkCancel checks that Plan and Apply fail promptly with an error, both

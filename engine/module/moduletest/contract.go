@@ -27,7 +27,7 @@ func CommonResultNames() []string {
 func MetaArguments() []string {
 	return []string{"hosts", "run_once", "when", "depends_on", "serial", "timeout",
 		"retries", "delay", "until", "on_failure", "max_fail_percentage", "become",
-		"tags", "severity", "changed_when", "failed_when"}
+		"tags", "severity", "changed_when", "failed_when", "destructive"}
 }
 
 // checkContract checks what holds for a module whatever its arguments.
@@ -36,9 +36,15 @@ func checkContract(t *testing.T, m module.Module) {
 	if !idPattern.MatchString(m.ID()) {
 		t.Errorf("ID %q does not match %s", m.ID(), idPattern)
 	}
+	if err := module.CheckKind(m); err != nil {
+		t.Error(err)
+	}
 	spec := m.Spec()
 	if spec == nil {
 		t.Fatal("Spec() is nil")
+	}
+	if a, ok := m.(module.Arguments); ok {
+		checkArgStruct(t, spec, a.NewArgs())
 	}
 	for _, n := range argNames(spec) {
 		if slices.Contains(MetaArguments(), n) {

@@ -33,7 +33,8 @@ type Case struct {
 	// BaseDir is passed to Plan and Apply (the runbook's directory).
 	BaseDir string
 	// Probes are regular expressions; every command Plan issues must match
-	// one. Plan may never upload.
+	// one, and so must every command a ReadOnly module's Apply issues (plan
+	// runs it for real). Neither may upload.
 	Probes []string
 	// WantFailed says Apply is expected to report Failed.
 	WantFailed bool
@@ -44,10 +45,12 @@ type Case struct {
 
 var caseName = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
-// Run is the conformance suite for module m: the contract checks (ID, spec,
-// outputs, documentation and its examples) and, for each case, decode and
-// validate, a read-only Plan whose transcript is compared with
-// testdata/<case>.commands.golden, Apply, Plan again (NoOp unless the case is
+// Run is the conformance suite for module m: the contract checks (ID, kind,
+// spec, argument struct, outputs, documentation and its examples) and, for
+// each case, decode and validate, a read-only Plan (the module's own for a
+// Planner, the engine's for a ReadOnly module) whose transcript is compared
+// with testdata/<case>.commands.golden, Apply (for a ReadOnly module: only
+// probes, no upload, no change), Plan again (NoOp unless the case is
 // NotIdempotent), and the handling of a cancelled context.
 func Run(t *testing.T, m module.Module, cases []Case) {
 	t.Helper()
@@ -98,6 +101,11 @@ func decodeCase(t *testing.T, m module.Module, c Case) cty.Value {
 	if !args.IsWhollyKnown() {
 		t.Fatal("case arguments must be wholly known")
 	}
+	if a, ok := m.(module.Arguments); ok {
+		if err := module.Decode(args, a.NewArgs()); err != nil {
+			t.Fatalf("the arguments do not decode into the module's struct: %v", err)
+		}
+	}
 	return args
 }
 
@@ -119,13 +127,17 @@ func runCase(t *testing.T, m module.Module, c Case, args cty.Value) {
 	writeSection(&tr, fmt.Sprintf("plan: %s: %s", plan.Action, plan.Summary), h.Commands())
 
 	h.ResetCommands()
-	resp, err := m.Apply(ctx, module.ApplyRequest{Host: h, Args: args, BaseDir: c.BaseDir,
+	resp, err := module.CallApply(ctx, m, module.ApplyRequest{Host: h, Args: args, BaseDir: c.BaseDir,
 		Planned: &plan, Progress: func(module.Progress) {}})
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
 	writeSection(&tr, fmt.Sprintf("apply: changed=%t failed=%t rc=%d", resp.Changed, resp.Failed, resp.RC), h.Commands())
 	checkApply(t, m, c, plan, resp)
+	if _, ok := m.(module.ReadOnly); ok {
+		_, applyOnly := m.(module.ApplyOnly)
+		checkReadOnlyApply(t, c, h.Commands(), resp, !applyOnly)
+	}
 
 	if !c.NotIdempotent && !resp.Failed {
 		h.ResetCommands()
@@ -138,11 +150,16 @@ func runCase(t *testing.T, m module.Module, c Case, args cty.Value) {
 	golden.Check(t, filepath.Join("testdata", c.Name+".commands.golden"), tr.Bytes())
 }
 
-// planProbes runs Plan and checks it only issued the case's probes.
+// planProbes runs Plan and checks it only issued the case's probes. For a
+// ReadOnly module it is the plan the engine supplies: NoOp, Reads.
 func planProbes(t *testing.T, ctx context.Context, m module.Module, c Case, h *FakeHost, args cty.Value) module.PlanResponse {
 	t.Helper()
+	p, ok := m.(module.Planner)
+	if !ok {
+		return module.PlanResponse{Action: module.NoOp, Summary: module.Describe(m, args)}
+	}
 	before := len(h.Commands())
-	plan, err := m.Plan(ctx, module.PlanRequest{Host: h, Args: args, BaseDir: c.BaseDir})
+	plan, err := module.CallPlan(ctx, p, module.PlanRequest{Host: h, Args: args, BaseDir: c.BaseDir})
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -150,9 +167,6 @@ func planProbes(t *testing.T, ctx context.Context, m module.Module, c Case, h *F
 		if strings.HasPrefix(cmd, "put ") || !matchesAny(c.Probes, cmd) {
 			t.Errorf("Plan issued %q, which is not one of the case's probes", cmd)
 		}
-	}
-	if plan.ReadOnly && plan.Action == module.Change {
-		t.Errorf("Plan is ReadOnly but its action is %s", plan.Action)
 	}
 	if plan.Summary == "" {
 		t.Error("Plan gave no summary")
@@ -176,6 +190,24 @@ func checkApply(t *testing.T, m module.Module, c Case, plan module.PlanResponse,
 	}
 }
 
+// checkReadOnlyApply holds a ReadOnly module to its declaration: plan runs
+// its Apply for real, so Apply may only probe (probes: every command must
+// match the case's Probes; an ApplyOnly module, which plan does not run, may
+// run the author's commands).
+func checkReadOnlyApply(t *testing.T, c Case, cmds []string, resp module.ApplyResponse, probes bool) {
+	t.Helper()
+	if resp.Changed {
+		t.Error("a ReadOnly module's Apply reported a change")
+	}
+	for _, cmd := range cmds {
+		if strings.HasPrefix(cmd, "put ") {
+			t.Errorf("a ReadOnly module's Apply uploaded: %q", cmd)
+		} else if probes && !matchesAny(c.Probes, cmd) {
+			t.Errorf("a ReadOnly module's Apply issued %q, which is not one of the case's probes", cmd)
+		}
+	}
+}
+
 func matchesAny(patterns []string, s string) bool {
 	for _, p := range patterns {
 		if regexp.MustCompile(p).MatchString(s) {
@@ -191,4 +223,15 @@ func writeSection(b *bytes.Buffer, title string, cmds []string) {
 		b.WriteString(c)
 		b.WriteByte('\n')
 	}
+}
+
+// WithProbes adds probe patterns to every case: a ReadOnly module's probes
+// are usually the same whatever its arguments.
+func WithProbes(cases []Case, probes ...string) []Case {
+	out := make([]Case, len(cases))
+	for i, c := range cases {
+		c.Probes = append(append([]string(nil), c.Probes...), probes...)
+		out[i] = c
+	}
+	return out
 }

@@ -104,7 +104,9 @@ func TestSuiteCatchesFlaws(t *testing.T) {
 		"writes-in-plan":  `Plan issued "touch /tmp/x", which is not one of the case's probes`,
 		"not-idempotent":  "Apply is not idempotent",
 		"output-clash":    `output "rc" clashes`,
-		"swallows-errors": "with a cancelled context returned no error",
+		"swallows-errors": "cancelled during a command returned no error",
+		"readonly-writes": `a ReadOnly module's Apply issued "touch /tmp/x", which is not one of the case's probes`,
+		"args-drift":      `the moduletest.args struct has a field "mode" the spec does not accept`,
 	} {
 		t.Run(flaw, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestFlawedModule$", "-test.v")
@@ -125,7 +127,37 @@ func TestFlawedModule(t *testing.T) {
 	if flaw == "" {
 		t.Skip("only run as a child of TestSuiteCatchesFlaws")
 	}
-	Run(t, touch{flaw: flaw}, []Case{
+	var m module.Module = touch{flaw: flaw}
+	switch flaw {
+	case "readonly-writes":
+		m = readOnlyTouch{touch{flaw: flaw}}
+	case "args-drift":
+		m = typedTouch{touch{flaw: flaw}}
+	}
+	Run(t, m, []Case{
 		{Name: "create", Body: `path = "/tmp/x"`, Setup: fileState, Probes: []string{`^test -e `}},
 	})
 }
+
+// readOnlyTouch declares itself read-only but its Apply writes.
+type readOnlyTouch struct{ t touch }
+
+func (m readOnlyTouch) ID() string                           { return m.t.ID() }
+func (m readOnlyTouch) Spec() hcldec.Spec                    { return m.t.Spec() }
+func (m readOnlyTouch) Outputs() cty.Type                    { return m.t.Outputs() }
+func (m readOnlyTouch) Validate(v cty.Value) hcl.Diagnostics { return m.t.Validate(v) }
+func (m readOnlyTouch) Reads(cty.Value) string               { return "reads nothing, it says" }
+func (m readOnlyTouch) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
+	out, err := module.Capture(ctx, req.Host, module.Command("touch", req.Args.GetAttr("path").AsString()))
+	return module.ApplyResponse{RC: out.RC, Outputs: cty.EmptyObjectVal}, err
+}
+
+// typedTouch decodes into a struct that names an argument the spec lacks.
+type typedTouch struct{ touch }
+
+type args struct {
+	Path string `cty:"path"`
+	Mode string `cty:"mode"`
+}
+
+func (typedTouch) NewArgs() any { return new(args) }

@@ -74,7 +74,7 @@ func (w *builder) fold(e event.Event) {
 		if s.Plans == nil {
 			s.Plans = map[string]Plan{}
 		}
-		p := Plan{Action: e.Action, Summary: r.String(e.Summary)}
+		p := Plan{Action: string(e.Action), Summary: r.String(e.Summary)}
 		for _, c := range e.Changes {
 			p.Changes = append(p.Changes, event.Change{Name: r.String(c.Name), From: r.String(c.From), To: r.String(c.To)})
 		}

@@ -14,7 +14,8 @@ import (
 // MarshalEvent encodes e as one JSON line ending in a newline:
 // {"type": e.Kind(), "time": ..., <the event's fields>}. "time" is the
 // event's own time when it has one, else now, in RFC 3339 with
-// nanoseconds. HostFinished diagnostics become a "diagnostics" array.
+// nanoseconds. HostFinished and PlannedHost diagnostics become a
+// "diagnostics" array.
 // Every string, keys included, is redacted with r.
 func MarshalEvent(e event.Event, now time.Time, r *redact.Redactor) ([]byte, error) {
 	e = event.Value(e)
@@ -33,6 +34,9 @@ func MarshalEvent(e event.Event, now time.Time, r *redact.Redactor) ([]byte, err
 	}
 	if hf, ok := e.(event.HostFinished); ok && len(hf.Diagnostics) > 0 {
 		m["diagnostics"] = DiagnosticsJSON(hf.Diagnostics, r)
+	}
+	if ph, ok := e.(event.PlannedHost); ok && len(ph.Diagnostics) > 0 {
+		m["diagnostics"] = DiagnosticsJSON(ph.Diagnostics, r)
 	}
 	if t, ok := m["time"].(string); !ok || t == "" || t == (time.Time{}).Format(time.RFC3339Nano) {
 		m["time"] = now.UTC().Format(time.RFC3339Nano)

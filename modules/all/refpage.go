@@ -1,0 +1,219 @@
+package all
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hcldec"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/provadev/prova/engine/module"
+)
+
+//go:generate go run ./gendocs ../../docs/modules
+
+// generatedSections are the sections of docs/modules/<id>.md rendered from
+// the module's spec and Doc; every other "## " section is written by hand
+// and kept as it is when the page is regenerated.
+var generatedSections = map[string]bool{"Arguments": true, "Outputs": true, "Example": true}
+
+// RefPage renders module m's reference page: its summary and kind (what
+// plan does with it, whether it can destroy data), every argument with its
+// type, whether it is required and its default (from Spec) and its meaning
+// (from Doc.Args), every output with its type (from Outputs) and meaning,
+// the example, then the hand-written sections of old (the page as it is
+// now; nil for a new page).
+func RefPage(m module.Module, old []byte) []byte {
+	var b bytes.Buffer
+	var doc module.Doc
+	if d, ok := m.(module.Describer); ok {
+		doc = d.Doc()
+	}
+	fmt.Fprintf(&b, "%s from the module's spec and Doc(); edit those, or the sections after Example. -->\n\n", marker)
+	fmt.Fprintf(&b, "# `%s`\n\n%s\n\n%s\n\n", m.ID(), doc.Summary, Kind(m))
+	b.WriteString("## Arguments\n\n")
+	args := specArgs(m.Spec())
+	if len(args) == 0 {
+		b.WriteString("None.\n\n")
+	} else {
+		b.WriteString("| argument | type | required | meaning |\n|---|---|---|---|\n")
+		for _, a := range args {
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", a.name, a.typ, a.required, cell(doc.Args[a.name]))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("## Outputs\n\nBesides the common result attributes (changed, failed, skipped, rc, stdout, stderr, message, host).\n\n")
+	outs := m.Outputs().AttributeTypes()
+	names := make([]string, 0, len(outs))
+	for n := range outs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		b.WriteString("None.\n\n")
+	} else {
+		b.WriteString("| output | type | meaning |\n|---|---|---|\n")
+		for _, n := range names {
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", n, outs[n].FriendlyName(), cell(doc.Outputs[n]))
+		}
+		b.WriteString("\n")
+	}
+	if doc.Example != "" {
+		fmt.Fprintf(&b, "## Example\n\n```hcl\n%s\n```\n", strings.TrimSpace(doc.Example))
+	}
+	if hand := handWritten(old); hand != "" {
+		b.WriteString("\n" + hand)
+	}
+	return b.Bytes()
+}
+
+// Kind says in words what plan does with module m and whether it can
+// destroy data.
+func Kind(m module.Module) string {
+	var s string
+	switch m.(type) {
+	case module.ApplyOnly:
+		s = "Read-only: it never changes a host. `plan` does not run it (it measures, waits or runs the author's command): its results are known after apply."
+	case module.ReadOnly:
+		s = "Read-only: it never changes a host. `plan` runs it for real (its commands are probes), so later steps and assertions see its results."
+	default:
+		s = "May change hosts: `plan` asks the module what apply would change, with read-only probes."
+	}
+	if _, ok := m.(module.Destructive); ok {
+		s += " Some arguments make it destructive (it can destroy data): such a step must say `destructive = true` and runs only with `--allow-destructive` (docs/safety.md)."
+	}
+	return s
+}
+
+type arg struct{ name, typ, required string }
+
+// specArgs lists the attributes of an object spec, sorted by name.
+func specArgs(spec hcldec.Spec) []arg {
+	obj, ok := spec.(*hcldec.ObjectSpec)
+	if !ok || obj == nil {
+		var out []arg
+		for _, a := range hcldec.ImpliedSchema(spec).Attributes {
+			out = append(out, arg{a.Name, "any", yesNo(a.Required)})
+		}
+		return out
+	}
+	var out []arg
+	for _, s := range *obj {
+		out = append(out, describe(s)...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+func describe(s hcldec.Spec) []arg {
+	switch s := s.(type) {
+	case *hcldec.AttrSpec:
+		return []arg{{s.Name, s.Type.FriendlyName(), yesNo(s.Required)}}
+	case *hcldec.ValidateSpec:
+		return describe(s.Wrapped)
+	case *hcldec.DefaultSpec:
+		as := describe(s.Primary)
+		if lit, ok := s.Default.(*hcldec.LiteralSpec); ok && len(as) == 1 {
+			if j, err := ctyjson.Marshal(lit.Value, lit.Value.Type()); err == nil {
+				as[0].required = "no, default `" + string(j) + "`"
+			}
+		}
+		return as
+	case *hcldec.BlockTupleSpec:
+		return []arg{{s.TypeName, "blocks", yesNo(s.MinItems > 0)}}
+	}
+	var out []arg
+	for _, a := range hcldec.ImpliedSchema(s).Attributes {
+		out = append(out, arg{a.Name, "any", yesNo(a.Required)})
+	}
+	for _, bl := range hcldec.ImpliedSchema(s).Blocks {
+		out = append(out, arg{bl.Type, "block", "no"})
+	}
+	return out
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func cell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+}
+
+// marker starts every generated page.
+const marker = "<!-- Generated by `make docs`"
+
+// handWritten returns the "## " sections of page that are not generated,
+// in order. A page written before generation existed (no marker) keeps all
+// its prose: the introduction becomes "## Overview", and the text of its
+// Arguments, Outputs and Example sections other than the tables moves to
+// "## More on ..." sections, which are hand-written from then on.
+func handWritten(page []byte) string {
+	legacy := len(page) > 0 && !strings.HasPrefix(string(page), marker)
+	rename := map[string]string{"Arguments": "More on the arguments", "Outputs": "More on the outputs", "Example": "More examples"}
+	var out []string
+	keep, inTable := false, false
+	lines := strings.Split(string(page), "\n")
+	for i, l := range lines {
+		if legacy && i > 0 && strings.HasPrefix(lines[0], "# ") && !strings.HasPrefix(l, "## ") && len(out) == 0 && !keep {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			out = append(out, "## Overview", "")
+			keep = true
+		}
+		if h, ok := strings.CutPrefix(l, "## "); ok {
+			h = strings.TrimSpace(h)
+			keep = !generatedSections[h]
+			if legacy && generatedSections[h] {
+				keep = true
+				l = "## " + rename[h]
+			}
+		}
+		if !keep {
+			continue
+		}
+		if legacy {
+			// Tables and "None." are generated now.
+			if strings.HasPrefix(l, "|") || strings.TrimSpace(l) == "None." {
+				inTable = true
+				continue
+			}
+			if inTable && strings.TrimSpace(l) == "" {
+				inTable = false
+				continue
+			}
+			inTable = false
+		}
+		out = append(out, l)
+	}
+	out = dropEmptySections(out)
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.TrimRight(strings.Join(out, "\n"), "\n") + "\n"
+}
+
+// dropEmptySections removes headings followed only by blank lines.
+func dropEmptySections(lines []string) []string {
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "## ") {
+			j := i + 1
+			for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+				j++
+			}
+			if j == len(lines) || strings.HasPrefix(lines[j], "## ") {
+				i = j - 1
+				continue
+			}
+		}
+		out = append(out, lines[i])
+	}
+	return out
+}
