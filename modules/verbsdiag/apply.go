@@ -88,6 +88,7 @@ func gather(ctx context.Context, h module.Host, a args) (Facts, map[string]strin
 	raw["mmlsconfig -Y"] = cfgRaw
 	f.VerbsRdma, _ = gpfscmd.Configured(cfg, "verbsRdma", f.Node, nil)
 	f.VerbsPorts, _ = gpfscmd.Configured(cfg, "verbsPorts", f.Node, nil)
+	f.Pagepool, _ = gpfscmd.Configured(cfg, "pagepool", f.Node, nil)
 	if err := readStatus(ctx, h, &f, raw); err != nil {
 		return f, raw, err
 	}

@@ -17,6 +17,7 @@ type Facts struct {
 	OFEDMessage   string
 	VerbsRdma     string // configured for this node
 	VerbsPorts    string // configured for this node
+	Pagepool      string // configured for this node ("" when unset)
 	Started       bool
 	Status        string
 	Expected      []string
@@ -72,6 +73,13 @@ func Decide(f Facts) Verdict {
 	}
 	if f.Log.LibraryNotFound {
 		return set(CauseLibraryNotLoaded, "the RDMA library could not be loaded (GPFS log: "+firstMatch(f.Log.Errors, "not found", "could not load")+")")
+	}
+	if f.Log.PagepoolNotRegistered {
+		pp := "the pagepool"
+		if strings.TrimSpace(f.Pagepool) != "" {
+			pp += " (" + f.Pagepool + ")"
+		}
+		return set(CausePagepoolNotRegistered, pp+" is too large to register with the HCA, so VERBS RDMA shut down: lower pagepool or raise the HCA's MTT limit, then restart the daemon (GPFS log: "+f.Log.PagepoolLines[0]+")")
 	}
 	if !f.Started {
 		return set(CauseVerbsNotStarted, fmt.Sprintf("VERBS RDMA is not started (status %q, verbsRdma %s for this node)", f.Status, orUnset(f.VerbsRdma)))

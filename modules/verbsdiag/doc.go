@@ -8,7 +8,8 @@
 // a verbsPorts entry is unusable.
 //
 // Causes, in the order the evidence is weighed: port_missing, port_down,
-// ofed_missing, ofed_mismatch, library_not_loaded, verbs_not_started,
+// ofed_missing, ofed_mismatch, library_not_loaded, pagepool_not_registered
+// (the log says the HCA could not register the pagepool), verbs_not_started,
 // connect_failed (no peer reachable although the node looks fine: firewall
 // or lossless network), peer_side (this node reaches others; the missing
 // peers have the problem). The module never fails the step itself: an

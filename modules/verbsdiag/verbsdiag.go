@@ -26,9 +26,13 @@ const (
 	CauseOFEDMismatch     = "ofed_mismatch"
 	CauseLibraryNotLoaded = "library_not_loaded"
 	CauseVerbsNotStarted  = "verbs_not_started"
-	CauseConnectFailed    = "connect_failed"
-	CausePeerSide         = "peer_side"
-	CauseNone             = "none"
+	// CausePagepoolNotRegistered: the GPFS log says the pagepool could
+	// not be registered with the HCA (too large for its memory
+	// translation table), and VERBS RDMA shut down.
+	CausePagepoolNotRegistered = "pagepool_not_registered"
+	CauseConnectFailed         = "connect_failed"
+	CausePeerSide              = "peer_side"
+	CauseNone                  = "none"
 )
 
 // Spec describes the module's arguments.
@@ -72,7 +76,7 @@ func (*Diagnose) Doc() module.Doc {
 		Outputs: map[string]string{
 			"node":        "This node's GPFS daemon name (the inventory name when mmlscluster does not list it).",
 			"healthy":     "True when every expected peer is connected over RDMA, VERBS RDMA started and every verbsPorts entry is Active/LinkUp.",
-			"cause":       "port_missing, port_down, ofed_missing, ofed_mismatch, library_not_loaded, verbs_not_started, connect_failed, peer_side or none.",
+			"cause":       "port_missing, port_down, ofed_missing, ofed_mismatch, library_not_loaded, pagepool_not_registered, verbs_not_started, connect_failed, peer_side or none.",
 			"explanation": "One sentence naming the node, the missing peers and the cause.",
 			"evidence":    "The facts that led to the cause, one per line (port states, versions, status, log lines).",
 			"missing":     "The missing peers the diagnosis is about.",

@@ -113,6 +113,7 @@ func diagnose(t *testing.T, n node, body string) (cause, explanation string, evi
 func TestCauses(t *testing.T) {
 	sample := strings.SplitN(string(samples.Read(t, "ibstat/ibstat-mlx4_0-2port-port1-down-polling-port2-active.txt")), "\n", 2)[1]
 	closed := string(samples.Read(t, "gpfs/mmfs-log-verbs-rdma-closed-connection-errors.txt"))
+	pagepool := string(samples.Strip(samples.Read(t, "gpfs/mmfs-log-verbs-rdma-shutdown-pagepool-not-registered-docs-5.2.3.txt")))
 	for _, tc := range []struct {
 		name   string
 		node   func() node
@@ -159,6 +160,15 @@ func TestCauses(t *testing.T) {
 			n.log = "2025-09-12_15:00:58.100+0200: runmmfs starting\n2025-09-12_15:00:59.000+0200: [E] VERBS RDMA library libibverbs.so not found\n"
 			return n
 		}, versions, CauseLibraryNotLoaded, "the RDMA library could not be loaded (GPFS log: VERBS RDMA library libibverbs.so not found)"},
+		{"pagepool_not_registered", func() node {
+			n := healthy("gpfs01")
+			n.status, n.connected = "VERBS RDMA status: disabled\n", nil
+			n.log = "2025-09-12_15:00:58.100+0200: runmmfs starting\n"
+			for _, l := range strings.Split(strings.TrimSpace(pagepool), "\n") {
+				n.log += "2025-09-12_15:00:59.000+0200: [E] " + l + "\n"
+			}
+			return n
+		}, versions, CausePagepoolNotRegistered, "the pagepool is too large to register with the HCA, so VERBS RDMA shut down: lower pagepool or raise the HCA's MTT limit"},
 		{"not_started", func() node {
 			n := healthy("gpfs01")
 			n.status, n.connected = "VERBS RDMA status: disabled\n", nil

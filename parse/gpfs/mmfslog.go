@@ -56,11 +56,18 @@ const (
 	EventVerbsClosed          = "verbs_closed"
 	EventVerbsDisconnected    = "verbs_disconnected"
 	EventVerbsLibraryNotFound = "verbs_library_not_found"
-	EventVerbsError           = "verbs_error"
-	EventVerbsOther           = "verbs_other"
-	EventTCPConnecting        = "tcp_connecting"
-	EventTCPConnected         = "tcp_connected"
-	EventTCPClosed            = "tcp_closed"
+	// EventVerbsPagepoolNotRegistered: the daemon could not register the
+	// pagepool with the HCA and shut VERBS RDMA down (or the hint line
+	// that follows it: "Try increasing Infiniband device MTTs or reducing
+	// pagepool size"); the node talks TCP.
+	EventVerbsPagepoolNotRegistered = "verbs_pagepool_not_registered"
+	// EventVerbsShutdown: another "VERBS RDMA Shutdown ..." message.
+	EventVerbsShutdown = "verbs_shutdown"
+	EventVerbsError    = "verbs_error"
+	EventVerbsOther    = "verbs_other"
+	EventTCPConnecting = "tcp_connecting"
+	EventTCPConnected  = "tcp_connected"
+	EventTCPClosed     = "tcp_closed"
 )
 
 var (
@@ -181,6 +188,10 @@ func classifyVerbs(e *LogEntry) {
 	rest := msg[strings.Index(msg, "VERBS RDMA")+len("VERBS RDMA"):]
 	rest = strings.TrimPrefix(strings.TrimPrefix(rest, ":"), " ")
 	switch {
+	case pagepoolNotRegistered(rest):
+		e.Event = EventVerbsPagepoolNotRegistered
+	case strings.HasPrefix(strings.ToLower(rest), "shutdown"):
+		e.Event = EventVerbsShutdown
 	case strings.HasPrefix(rest, "starting"):
 		e.Event = EventVerbsStarting
 	case strings.HasPrefix(rest, "started"):
@@ -228,4 +239,15 @@ func classifyVerbs(e *LogEntry) {
 func libraryMissing(rest string) bool {
 	lib := strings.Contains(rest, "library") || strings.Contains(rest, ".so")
 	return lib && (strings.Contains(rest, "not found") || strings.Contains(rest, "could not load"))
+}
+
+// pagepoolNotRegistered reports the two messages IBM documents for a
+// pagepool the HCA cannot register (too large for its memory translation
+// table): "Shutdown because pagepool could not be registered to
+// Infiniband." and "Try increasing Infiniband device MTTs or reducing
+// pagepool size."
+func pagepoolNotRegistered(rest string) bool {
+	r := strings.ToLower(rest)
+	return strings.Contains(r, "pagepool") &&
+		(strings.Contains(r, "could not be registered") || strings.Contains(r, "mtts"))
 }

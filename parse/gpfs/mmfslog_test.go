@@ -1,6 +1,7 @@
 package gpfs
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -159,5 +160,38 @@ func TestVerbsPortNotFoundIsNotALibraryProblem(t *testing.T) {
 	}
 	if len(l.Entries) != 2 || l.Entries[0].Event == EventVerbsLibraryNotFound || l.Entries[1].Event != EventVerbsLibraryNotFound {
 		t.Fatalf("entries: %+v", l.Entries)
+	}
+}
+
+// IBM quotes the two pagepool messages without a timestamp; the parser
+// must classify them so and with the usual prefixes.
+func TestMmfsLogPagepoolNotRegisteredSample(t *testing.T) {
+	body := only(t, "gpfs/mmfs-log-verbs-rdma-shutdown-pagepool-not-registered-docs-5.2.3.txt")
+	for _, tc := range []struct{ name, prefix string }{
+		{"as documented", ""},
+		{"iso", "2025-09-12_15:00:59.020+0200: [E] "},
+		{"old stamp", "Mon Jun 25 22:23:36.298 2018: [E] "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			for _, line := range strings.Split(strings.TrimSpace(string(body)), "\n") {
+				b.WriteString(tc.prefix + line + "\n")
+			}
+			l, err := ParseMmfsLog([]byte(b.String()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l.Entries) != 2 {
+				t.Fatalf("%d entries", len(l.Entries))
+			}
+			for _, e := range l.Entries {
+				if e.Event != EventVerbsPagepoolNotRegistered {
+					t.Errorf("line %d %q: event %q", e.Line, e.Message, e.Event)
+				}
+				if tc.prefix != "" && (e.Time == nil || e.Severity != "E") {
+					t.Errorf("line %d: time %v severity %q", e.Line, e.Time, e.Severity)
+				}
+			}
+		})
 	}
 }

@@ -48,9 +48,14 @@ type LogSummary struct {
 	ConnectedTo     []string // peers with a "VERBS RDMA connected to" line (name, else IP)
 	Closed          []string // peers with a closed/disconnected line
 	LibraryNotFound bool     // the RDMA library could not be loaded
-	Errors          []string // error lines ([E] and VERBS RDMA errors), as printed
-	Lines           int      // entries since the start
-	Entries         []gpfs.LogEntry
+	// PagepoolNotRegistered: the daemon could not register the pagepool
+	// with the HCA and shut VERBS RDMA down; PagepoolLines are those
+	// messages as printed.
+	PagepoolNotRegistered bool
+	PagepoolLines         []string
+	Errors                []string // error lines ([E] and VERBS RDMA errors), as printed
+	Lines                 int      // entries since the start
+	Entries               []gpfs.LogEntry
 }
 
 // Summarize reads the entries since the daemon last started.
@@ -64,6 +69,9 @@ func Summarize(l *gpfs.Log) LogSummary {
 			s.VerbsStarted = true
 		case gpfs.EventVerbsLibraryNotFound:
 			s.LibraryNotFound = true
+		case gpfs.EventVerbsPagepoolNotRegistered:
+			s.PagepoolNotRegistered = true
+			s.PagepoolLines = append(s.PagepoolLines, e.Message)
 		}
 		if e.Severity == "E" || e.Event == gpfs.EventVerbsError || e.Event == gpfs.EventVerbsLibraryNotFound {
 			s.Errors = append(s.Errors, e.Message)
