@@ -7,6 +7,7 @@ import (
 
 	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/parse/bench"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolConsole = "elbencho"
@@ -21,7 +22,7 @@ var (
 // ParseConsole reads elbencho's console output: the result table of every
 // phase, and --livecsv rows when they were sent to stdout.
 func ParseConsole(data []byte) (*Result, error) {
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	r, err := parseTable(toolConsole, lines, 0)
 	if err != nil {
 		return nil, err
@@ -222,13 +223,4 @@ func latencyOf(ls []Latency) (out bench.Latency) {
 		return ls[0].Us
 	}
 	return out
-}
-
-func splitLines(data []byte) []string {
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "\n")
 }

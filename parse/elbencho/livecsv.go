@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolLiveCSV = "elbencho --livecsv"
@@ -77,7 +78,7 @@ func (h *liveHeader) parse(l string) (LiveRow, error) {
 // ParseLiveCSV reads a --livecsv file (header line, then one row per
 // interval and, with --livecsvex, per worker).
 func ParseLiveCSV(data []byte) ([]LiveRow, error) {
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	var h *liveHeader
 	out := []LiveRow{}
 	for i, l := range lines {

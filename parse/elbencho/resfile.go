@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolResfile = "elbencho --resfile"
@@ -32,7 +33,7 @@ func (f Resfile) Result() Result {
 
 // ParseResfile reads an elbencho --resfile.
 func ParseResfile(data []byte) (*Resfile, error) {
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	f := &Resfile{Sections: []Section{}}
 	start := -1
 	flush := func(end int) error {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolVersion = "elbencho --version"
@@ -33,7 +34,7 @@ func (v Version) Has(feature string) bool {
 func ParseVersion(data []byte) (*Version, error) {
 	v := &Version{}
 	seenName := false
-	for i, l := range splitLines(data) {
+	for i, l := range text.Lines(data) {
 		t := strings.TrimSpace(l)
 		if t == "" {
 			continue

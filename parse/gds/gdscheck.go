@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Check is the output of gdscheck -p (or gdscheck.py -v).
@@ -90,7 +91,7 @@ func ParseGdscheck(data []byte) (*Check, error) {
 	const tool = "gdscheck"
 	c := &Check{}
 	section := ""
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		switch {
 		case line == "", strings.Trim(line, "=") == "":

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Gdsio is the output of one or more gdsio runs (and gdsio_verify).
@@ -42,7 +43,7 @@ var gdsioRe = regexp.MustCompile(`^IoType: (\S+) XferType: (\S+) Threads: (\d+) 
 func ParseGdsio(data []byte) (*Gdsio, error) {
 	const tool = "gdsio"
 	g := &Gdsio{Results: []GdsioResult{}}
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		switch {
 		case line == "":

@@ -3,6 +3,8 @@ package gpfs
 import (
 	"regexp"
 	"strings"
+
+	"github.com/provadev/prova/parse/text"
 )
 
 // CommandResult is what an administration command (mmchconfig, mmshutdown,
@@ -65,7 +67,7 @@ func ParseCommandResult(data []byte) *CommandResult {
 	r := &CommandResult{}
 	var last *[]string    // where an indented continuation line goes
 	var listing *[]string // the node list after "The following nodes could not be ...:"
-	for _, raw := range splitLines(data) {
+	for _, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		if line == "" {
 			continue

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // DiagConfig is the output of mmdiag --config: the values the running daemon
@@ -40,7 +41,7 @@ func (d *DiagConfig) Get(name string) (DiagAttr, bool) {
 func ParseMmdiagConfig(data []byte) (*DiagConfig, error) {
 	const tool = "mmdiag --config"
 	d := &DiagConfig{Attrs: []DiagAttr{}}
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		if line == "" || (strings.HasPrefix(line, "===") && strings.HasSuffix(line, "===")) {
 			continue

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // NetworkDiag is the output of mmdiag --network. The TCP connection table
@@ -43,7 +44,7 @@ func ParseMmdiagNetwork(data []byte) (*NetworkDiag, error) {
 	d := &NetworkDiag{Pending: []string{}, Config: map[string]string{}, TCP: []TCPConn{}}
 	section, device := "", ""
 	var cols []string
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		if line == "" || (strings.HasPrefix(line, "===") && strings.HasSuffix(line, "===")) {
 			continue

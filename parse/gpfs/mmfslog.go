@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Log is a stretch of mmfs.log (/var/adm/ras/mmfs.log.latest).
@@ -92,7 +93,7 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 	const tool = "mmfs.log"
 	l := &Log{Entries: []LogEntry{}, Starts: []int{}}
 	openRunmmfs := false
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		if strings.TrimSpace(raw) == "" {
 			continue
 		}

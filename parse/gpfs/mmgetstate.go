@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Daemon states printed by mmgetstate.
@@ -56,7 +57,7 @@ func ParseMmgetstate(data []byte) (*NodeStates, error) {
 	const tool = "mmgetstate"
 	s := &NodeStates{Nodes: []NodeState{}}
 	long, inTable, inUnreach := false, false, false
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		switch {
 		case line == "":

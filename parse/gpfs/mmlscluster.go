@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Cluster is the output of mmlscluster.
@@ -53,7 +54,7 @@ func ParseMmlscluster(data []byte) (*Cluster, error) {
 	const tool = "mmlscluster"
 	c := &Cluster{Info: map[string]string{}, Nodes: []ClusterNode{}}
 	inTable := false
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		switch {
 		case line == "", strings.Trim(line, "=-") == "":

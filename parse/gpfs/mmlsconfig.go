@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Config is the output of mmlsconfig: the configuration values stored in the
@@ -35,7 +36,7 @@ func ParseMmlsconfig(data []byte) (*Config, error) {
 	c := &Config{Entries: []ConfigEntry{}}
 	var section []string
 	inFS := false
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	for i, raw := range lines {
 		line := strings.TrimSpace(raw)
 		switch {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // VerbsConns is the output of "mmfsadm test verbs conn": the RDMA
@@ -104,7 +105,7 @@ func ParseVerbsConn(data []byte) (*VerbsConns, error) {
 	const tool = "mmfsadm test verbs conn"
 	c := &VerbsConns{Conns: []VerbsConn{}}
 	var cols []string
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasSuffix(line, ":") || strings.Trim(line, "-= ") == "" {
 			continue

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // VerbsStatus is the output of "mmfsadm test verbs status": whether the
@@ -23,7 +24,7 @@ func ParseVerbsStatus(data []byte) (*VerbsStatus, error) {
 	const tool = "mmfsadm test verbs status"
 	var v *VerbsStatus
 	var extra []string
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		if line == "" {
 			continue

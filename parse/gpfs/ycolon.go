@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // yRecord is one data row of an mm* -Y (colon-separated, machine readable)
@@ -21,7 +22,7 @@ type yRecord struct {
 // with "cmd:" is taken to be wrapped and joined with that line. Blank lines are
 // skipped; anything else that is not a row of cmd is an error.
 func readY(tool, cmd string, data []byte) ([]yRecord, error) {
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	headers := map[string][]string{}
 	var out []yRecord
 	prefix := cmd + ":"
@@ -99,15 +100,4 @@ func unhex(c byte) (byte, bool) {
 		return c - 'A' + 10, true
 	}
 	return 0, false
-}
-
-// splitLines splits text into lines without their line ends ("\n" or
-// "\r\n"). A final line end does not produce an empty last line.
-func splitLines(data []byte) []string {
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "\n")
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Result is what `ibstat` printed.
@@ -101,7 +102,7 @@ func Parse(data []byte) (*Result, error) {
 	var ca *CA
 	var port *Port
 	var diags []string
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		n := i + 1
 		line := strings.TrimSpace(raw)
 		if line == "" {

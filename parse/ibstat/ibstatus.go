@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // StatusResult is what the `ibstatus` script printed.
@@ -60,7 +61,7 @@ func ParseStatus(data []byte) (*StatusResult, error) {
 	res := &StatusResult{Ports: []StatusPort{}}
 	var port *StatusPort
 	var fatal []string
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		n := i + 1
 		line := strings.TrimSpace(raw)
 		if line == "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // DevicesResult is what `ibv_devices` printed.
@@ -33,7 +34,7 @@ func ParseDevices(data []byte) (*DevicesResult, error) {
 	res := &DevicesResult{Devices: []ListedDevice{}}
 	var msgs []string
 	header := false
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		fail := func(reason string) error {
 			return &parse.Error{Tool: devicesTool, Line: i + 1, Text: raw, Reason: reason}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Result is what `ibv_devinfo [-v] [-d dev]` printed.
@@ -76,7 +77,7 @@ func Parse(data []byte) (*Result, error) {
 	var dev *Device
 	var port *Port
 	var msgs []string
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		n := i + 1
 		line := strings.TrimSpace(raw)
 		if line == "" {

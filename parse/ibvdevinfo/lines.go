@@ -6,14 +6,6 @@ import (
 	"strings"
 )
 
-func splitLines(data []byte) []string {
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	if n := len(lines); n > 0 && lines[n-1] == "" {
-		lines = lines[:n-1]
-	}
-	return lines
-}
-
 // noDeviceText reports whether line is one of libibverbs' "no device"
 // messages.
 func noDeviceText(line string) bool {

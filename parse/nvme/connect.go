@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolConnect = "nvme connect"
@@ -40,7 +41,7 @@ func ParseConnect(data []byte) (*Connect, error) {
 		}
 		return c, nil
 	}
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		if t == "" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolDisconnect = "nvme disconnect"
@@ -21,7 +22,7 @@ var disconnectRe = regexp.MustCompile(`^NQN:(\S+) disconnected (\d+) controller\
 // ParseDisconnect reads "nvme disconnect -n" output. Check Controllers:
 // nvme-cli once exited 1 on success and exits 0 when nothing matched.
 func ParseDisconnect(data []byte) (*Disconnect, error) {
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	var d *Disconnect
 	for i, l := range lines {
 		t := strings.TrimSpace(l)

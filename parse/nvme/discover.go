@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolDiscover = "nvme discover"
@@ -56,7 +57,7 @@ var (
 
 // ParseDiscover reads "nvme discover" output, text or -o json.
 func ParseDiscover(data []byte) (*Discovery, error) {
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	start := -1
 	for i, l := range lines {
 		if discHeaderRe.MatchString(strings.TrimSpace(l)) {

@@ -6,17 +6,8 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
-
-// splitLines splits data into lines without their line endings.
-func splitLines(data []byte) []string {
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "\n")
-}
 
 // blank reports whether data holds only white space.
 func blank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
@@ -26,7 +17,7 @@ func blank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
 // JSON value but none decodes, err is a *parse.Error for the first of them.
 func findJSON(tool string, data []byte) (raw json.RawMessage, ok bool, err error) {
 	off := 0
-	for i, l := range splitLines(data) {
+	for i, l := range text.Lines(data) {
 		if strings.HasPrefix(l, "{") || (strings.HasPrefix(l, "[") && looksLikeArray(l)) {
 			dec := json.NewDecoder(bytes.NewReader(data[off:]))
 			var v json.RawMessage

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolList = "nvme list"
@@ -66,7 +67,7 @@ type ListController struct {
 // ParseList reads "nvme list" or "nvme list -v" output, text or -o json
 // (1.x with Index/ProductName, 2.x with GenericPath or the -v nesting).
 func ParseList(data []byte) (*List, error) {
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	tables, err := findTables(toolList, lines)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const (
@@ -41,7 +42,7 @@ func ParseShowTopology(data []byte) (*ListSubsys, error) {
 }
 
 func parseSubsys(tool string, data []byte) (*ListSubsys, error) {
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	start := -1
 	for i, l := range lines {
 		if subsysHeadRe.MatchString(strings.TrimRight(l, " \t")) {

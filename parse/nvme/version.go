@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolVersion = "nvme version"
@@ -24,7 +25,7 @@ var versionRe = regexp.MustCompile(`^(nvme|libnvme) version (\S+)(?: \(git ([^)]
 // ParseVersion reads "nvme version" output.
 func ParseVersion(data []byte) (*Version, error) {
 	var v Version
-	for i, l := range splitLines(data) {
+	for i, l := range text.Lines(data) {
 		t := strings.TrimSpace(l)
 		if t == "" {
 			continue

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Matrix is the output of nvidia-smi topo -m.
@@ -48,7 +49,7 @@ var noGPUPrefixes = []string{"NVIDIA-SMI has failed", "No devices were found", "
 // TABs.
 func ParseTopo(data []byte) (*Matrix, error) {
 	const tool = "nvidia-smi topo -m"
-	lines := splitLines(data)
+	lines := text.Lines(data)
 	i := 0
 	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
 		i++
@@ -168,9 +169,4 @@ func header(f []string) (devices, extra []string) {
 		}
 	}
 	return devices, extra
-}
-
-func splitLines(data []byte) []string {
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
-	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
