@@ -84,9 +84,16 @@ func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyRe
 		return resp, err
 	}
 	h := req.Host
-	conns, connRaw, down, err := gpfscmd.VerbsConn(ctx, h)
+	cr, err := gpfscmd.VerbsConn(ctx, h)
 	if err != nil {
 		return resp, err
+	}
+	conns, connRaw, down := cr.Conns, cr.Raw, cr.Down
+	evidence := map[string]string{cr.Command: connRaw}
+	if conns.Empty && down == "" {
+		if err := emptyButStarted(ctx, h, cr, evidence); err != nil {
+			return resp, err
+		}
 	}
 	cl, clRaw, err := gpfscmd.Cluster(ctx, h)
 	if err != nil {
@@ -97,7 +104,8 @@ func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyRe
 		return resp, err
 	}
 	r := gpfscmd.Report(cl, self, found, conns, a.Expected, h.Name())
-	resp.Evidence = map[string]string{"mmfsadm test verbs conn": connRaw, "mmlscluster": clRaw}
+	evidence["mmlscluster"] = clRaw
+	resp.Evidence = evidence
 	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
 		"node": cty.StringVal(r.Self), "expected": list(r.Expected), "rdma_peers": list(r.RDMA),
 		"missing": list(r.Missing), "unexpected": list(r.Unexpected),
@@ -123,6 +131,41 @@ func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyRe
 	}
 	resp.Checks = []module.Check{c}
 	return resp, nil
+}
+
+// emptyButStarted checks output that printed nothing at all: with VERBS RDMA
+// started and TCP connections to peers (mmdiag --network), an empty list
+// cannot be read as "no RDMA connections", so it is an error that says so.
+// With RDMA not started, or no peer connected at all, empty is believable.
+func emptyButStarted(ctx context.Context, h module.Host, cr gpfscmd.ConnRead, evidence map[string]string) error {
+	st, raw, down, err := gpfscmd.Status(ctx, h)
+	if err != nil {
+		return err
+	}
+	evidence["mmfsadm test verbs status"] = raw
+	if down != "" || !st.Started {
+		return nil
+	}
+	nd, raw, down, err := gpfscmd.Network(ctx, h)
+	if err != nil {
+		return err
+	}
+	evidence["mmdiag --network"] = raw
+	if down != "" {
+		return nil
+	}
+	if peers := gpfscmd.TCPPeers(nd); len(peers) > 0 {
+		return fmt.Errorf("`%s` printed nothing on %s although VERBS RDMA is started and mmdiag --network shows TCP connections to %d peer(s) (%s): prova cannot tell from empty output which of them use RDMA, so it does not report TCP fallback; run `prova collect -i INVENTORY --limit %s` and attach the bundle to a bug report (docs/support.md)",
+			cr.Command, h.Name(), len(peers), strings.Join(firstN(peers, 5), ", "), h.Name())
+	}
+	return nil
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], "...")
+	}
+	return s
 }
 
 func list(s []string) cty.Value {

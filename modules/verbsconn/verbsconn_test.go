@@ -150,3 +150,72 @@ func TestDaemonDownAndErrors(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// An output prova cannot read is never "TCP fallback": the step fails with
+// a message naming the command, the host and the line, and points at
+// prova collect.
+func TestUnreadableIsNotFallback(t *testing.T) {
+	h := moduletest.NewFakeHost("gpfs07")
+	setup(t, "")(h)
+	h.Reply(connCmd, moduletest.Reply{Stdout: "RDMA Connections between nodes:\n\n  [0] 10.25.80.16 gpfs02 qp=0x1a2 RTS\n"})
+	resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)})
+	want := "prova could not read `mmfsadm test verbs conn` on gpfs07, line 3: "
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "prova collect") ||
+		strings.Contains(err.Error(), "TCP fallback)") || resp.Message != "" {
+		t.Fatalf("err = %v\nresp %+v", err, resp)
+	}
+	// Cut mid-row: the same, naming the cut line.
+	h.Reply(connCmd, moduletest.Reply{Stdout: strings.TrimSuffix(conn("gpfs02=connected", "n131=connected"), "\n")[:150]})
+	_, err = New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)})
+	if err == nil || !strings.Contains(err.Error(), "on gpfs07, line 3: the output ends in the middle of this line") {
+		t.Fatalf("cut: err = %v", err)
+	}
+}
+
+// "conn" answered by a usage message: prova tries "conns".
+func TestConnsSpelling(t *testing.T) {
+	h := moduletest.NewFakeHost("gpfs01")
+	setup(t, "")(h)
+	h.Reply(connCmd, moduletest.Reply{RC: 1, Stderr: "Usage: mmfsadm test verbs {status|conns|...}\n"})
+	h.Reply(`mmfsadm test verbs conns$`, moduletest.Reply{Stdout: conn(all...)})
+	resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)})
+	if err != nil || resp.Outputs.GetAttr("missing").LengthInt() != 0 || resp.Evidence["mmfsadm test verbs conns"] == "" {
+		t.Fatalf("resp %+v, err %v", resp, err)
+	}
+	h.Reply(`mmfsadm test verbs conns$`, moduletest.Reply{RC: 1, Stderr: "Usage: mmfsadm test verbs {status}\n"})
+	if _, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)}); err == nil || !strings.Contains(err.Error(), "knows neither") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+const tcpTable = "\n=== mmdiag: network ===\n\nPending messages:\n  (none)\nTCP Connections between nodes:\n" +
+	"    hostname                            node     idx destination     status     err  sock  sent(MB)  recvd(MB) ostype\n" +
+	"    gpfs02                              <c0n1>     0 10.25.80.16     connected  0    20    0         0          Linux/L\n"
+
+// Nothing printed while VERBS RDMA is started and the node talks TCP to
+// peers is reported as such, not as zero RDMA connections.
+func TestEmptyWhileStarted(t *testing.T) {
+	h := moduletest.NewFakeHost("gpfs01")
+	setup(t, "")(h)
+	h.Reply(`mmfsadm test verbs status$`, moduletest.Reply{Stdout: "VERBS RDMA status: started\n"})
+	h.Reply(`mmdiag --network$`, moduletest.Reply{Stdout: tcpTable})
+	_, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)})
+	if err == nil || !strings.Contains(err.Error(), "printed nothing on gpfs01 although VERBS RDMA is started and mmdiag --network shows TCP connections to 1 peer(s) (gpfs02)") {
+		t.Fatalf("err = %v", err)
+	}
+	// RDMA not started: nothing printed is believable, every peer missing.
+	h.Reply(`mmfsadm test verbs status$`, moduletest.Reply{Stdout: "VERBS RDMA status: disabled\n"})
+	resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)})
+	if err != nil || resp.Outputs.GetAttr("missing").LengthInt() != 6 {
+		t.Fatalf("resp %+v, err %v", resp, err)
+	}
+}
+
+// A row matches a peer by any name or address mmlscluster gives.
+func TestMatchByEveryName(t *testing.T) {
+	in := "RDMA Connections between nodes:\n  node              state\n  GPFS02.example.com  connected\n  10.25.80.131      connected\n  n095.example.com  connected\n"
+	got, _ := run(t, "gpfs01", in, `expected = ["gpfs02", "n131", "10.25.80.95"]`)
+	if got.rdma != "gpfs02,n131,n095" || got.missing != "" {
+		t.Fatalf("got %+v", got)
+	}
+}

@@ -3,6 +3,7 @@ package verbsdiag
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -92,11 +93,12 @@ func gather(ctx context.Context, h module.Host, a args) (Facts, map[string]strin
 	if err := readStatus(ctx, h, &f, raw); err != nil {
 		return f, raw, err
 	}
-	conns, connRaw, _, err := gpfscmd.VerbsConn(ctx, h)
+	cr, err := gpfscmd.VerbsConn(ctx, h)
 	if err != nil {
 		return f, raw, err
 	}
-	raw["mmfsadm test verbs conn"] = connRaw
+	conns := cr.Conns
+	raw[cr.Command] = cr.Raw
 	rep := gpfscmd.Report(cl, self, found, conns, a.Expected, h.Name())
 	f.Expected, f.Missing = rep.Expected, rep.Missing
 	if a.Missing != nil {
@@ -108,18 +110,38 @@ func gather(ctx context.Context, h module.Host, a args) (Facts, map[string]strin
 	}
 	raw[a.LogPath] = logRaw
 	f.Log = gpfscmd.Summarize(l)
-	f.PeerKey = func(peer string) (string, bool) {
-		for k := range a.Versions {
-			if gpfscmd.SameNode(k, peer) {
-				return k, true
+	f.PeerKey = peerKeys(cl, a.Versions)
+	return f, raw, nil
+}
+
+// peerKeys maps a peer's daemon name to its key in versions (an inventory
+// name, a GPFS name or an address), resolved once through a NodeIndex so
+// that a diagnosis over N peers stays O(N).
+func peerKeys(cl *gpfs.Cluster, versions map[string]string) func(string) (string, bool) {
+	idx := gpfscmd.IndexNodes(cl)
+	byDaemon := map[string]string{}
+	var unresolved []string
+	for k := range versions {
+		if n, _, ok := idx.Find(k); ok {
+			if prev, dup := byDaemon[n.DaemonName]; !dup || k < prev {
+				byDaemon[n.DaemonName] = k
 			}
-			if n, ok := gpfscmd.FindNode(cl, k); ok && n.DaemonName == peer {
+			continue
+		}
+		unresolved = append(unresolved, k)
+	}
+	sort.Strings(unresolved)
+	return func(peer string) (string, bool) {
+		if k, ok := byDaemon[peer]; ok {
+			return k, true
+		}
+		for _, k := range unresolved { // keys mmlscluster does not know: few
+			if gpfscmd.SameNode(k, peer) {
 				return k, true
 			}
 		}
 		return "", false
 	}
-	return f, raw, nil
 }
 
 func readOFED(ctx context.Context, h module.Host, f *Facts, raw map[string]string) error {

@@ -28,6 +28,14 @@ type Facts struct {
 	Versions map[string]string
 	// PeerKey maps a peer's daemon name to its key in Versions.
 	PeerKey func(peer string) (string, bool)
+	// counts caches the OFED version counts and hosts per version, so
+	// that weighing N missing peers is O(N), not O(N²); Decide sets it.
+	counts *versionCache
+}
+
+type versionCache struct {
+	n     map[string]int
+	hosts map[string][]string
 }
 
 // Verdict is the diagnosis.
@@ -40,6 +48,7 @@ type Verdict struct {
 
 // Decide weighs the facts in the documented order.
 func Decide(f Facts) Verdict {
+	f.counts = &versionCache{}
 	ev := f.evidence()
 	v := Verdict{Evidence: ev}
 	lead := fmt.Sprintf("%s has no RDMA connection to %s (TCP fallback)", f.Node, strings.Join(f.Missing, ", "))
@@ -145,12 +154,7 @@ func (f Facts) ofedOdd(version string) (major string, others []string, odd bool)
 	if f.Versions == nil {
 		return "", nil, false
 	}
-	count := map[string]int{}
-	for _, v := range f.Versions {
-		if v != "" {
-			count[v]++
-		}
-	}
+	count := f.versionCount()
 	best := 0
 	for v, n := range count {
 		if v != version && (n > best || n == best && v < major) {
@@ -163,13 +167,47 @@ func (f Facts) ofedOdd(version string) (major string, others []string, odd bool)
 	case version != "" && count[version] > best:
 		return "", nil, false
 	}
-	for h, v := range f.Versions {
-		if v == major {
-			others = append(others, h)
+	return major, f.hostsWith(major), true
+}
+
+// versionCount counts the hosts per known OFED version, once per Facts.
+func (f Facts) versionCount() map[string]int {
+	if f.counts != nil && f.counts.n != nil {
+		return f.counts.n
+	}
+	count := map[string]int{}
+	for _, v := range f.Versions {
+		if v != "" {
+			count[v]++
 		}
 	}
-	sort.Strings(others)
-	return major, others, true
+	if f.counts != nil {
+		f.counts.n = count
+	}
+	return count
+}
+
+// hostsWith returns the sorted hosts that have version, once per version.
+func (f Facts) hostsWith(version string) []string {
+	if f.counts != nil {
+		if h, ok := f.counts.hosts[version]; ok {
+			return h
+		}
+	}
+	var out []string
+	for h, v := range f.Versions {
+		if v == version {
+			out = append(out, h)
+		}
+	}
+	sort.Strings(out)
+	if f.counts != nil {
+		if f.counts.hosts == nil {
+			f.counts.hosts = map[string][]string{}
+		}
+		f.counts.hosts[version] = out
+	}
+	return out
 }
 
 // peerLines are the log lines about failed or closed RDMA connections.

@@ -21,6 +21,15 @@ type VerbsConns struct {
 	// Notes keeps lines starting "VERBS RDMA" (e.g. "VERBS RDMA status:
 	// disabled" printed instead of a table when RDMA is not started).
 	Notes []string `json:"notes,omitempty"`
+	// Empty is true when the command printed nothing at all (not even a
+	// title): prova cannot tell "no connections" from such output.
+	Empty bool `json:"empty,omitempty"`
+	// Titled is true when a title line ("RDMA Connections between
+	// nodes:") was printed.
+	Titled bool `json:"titled,omitempty"`
+	// Truncated is true when the output ends in the middle of a line; the
+	// cut line is not read.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // VerbsConn is one connection. Name, Device, Port and QPs are empty/nil when
@@ -45,8 +54,9 @@ var defaultConnColumns = []string{"destination", "hostname", "state", "device", 
 // column aliases, lowercased header name -> field.
 var connAliases = map[string]string{
 	"destination": "dest", "dest": "dest", "ip": "dest", "address": "dest", "ipaddr": "dest",
-	"hostname": "name", "node": "name", "nodename": "name", "name": "name", "host": "name",
-	"state": "state", "status": "state", "connstate": "state",
+	"destip": "dest", "peeraddr": "dest", "remote": "dest", "remoteaddr": "dest",
+	"hostname": "name", "node": "name", "nodename": "name", "name": "name", "host": "name", "peername": "name", "daemonname": "name",
+	"state": "state", "status": "state", "connstate": "state", "qpstate": "state",
 	"device": "device", "dev": "device", "hca": "device",
 	"port": "port",
 	"qps":  "qps", "qp": "qps", "nqp": "qps", "qpcount": "qps",
@@ -96,18 +106,27 @@ func (c *VerbsConns) Connected(ip, name string) bool {
 	return false
 }
 
-// ParseVerbsConn reads "mmfsadm test verbs conn" as assumed in
-// docs/gpfs-verbs-conn.md: optional title lines ending in ':', an optional
-// header line whose columns include "destination", then one row per
-// connection starting with the destination IP address. Unknown columns are
-// ignored; a row may omit the node name.
+// ParseVerbsConn reads "mmfsadm test verbs conn" (or "conns") tolerantly,
+// as docs/gpfs-verbs-conn.md describes: optional title lines ending in ':',
+// a header line read by its column names (aliases, any order, unknown
+// columns ignored), then one row per connection. Without a header, rows
+// start with the destination IP address in the assumed default order.
+//
+// It never guesses: a line it cannot read is an error naming the line, and
+// output that ends in the middle of a line is marked Truncated. Empty is
+// set when the command printed nothing at all, which is not the same as
+// the documented empty table (title and header, no rows).
 func ParseVerbsConn(data []byte) (*VerbsConns, error) {
 	const tool = "mmfsadm test verbs conn"
-	c := &VerbsConns{Conns: []VerbsConn{}}
+	c := &VerbsConns{Conns: []VerbsConn{}, Empty: text.Blank(data), Truncated: text.EndsMidLine(data)}
 	var cols []string
-	for i, raw := range text.Lines(data) {
+	lines := text.Lines(data)
+	for i, raw := range lines {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasSuffix(line, ":") || strings.Trim(line, "-= ") == "" {
+			if line != "" {
+				c.Titled = true
+			}
 			continue
 		}
 		if strings.HasPrefix(line, "VERBS RDMA") {
@@ -116,7 +135,7 @@ func ParseVerbsConn(data []byte) (*VerbsConns, error) {
 		}
 		f := strings.Fields(line)
 		if _, err := netip.ParseAddr(f[0]); err != nil && cols == nil {
-			if hasColumn(f, "destination", "dest") {
+			if isConnHeader(f) {
 				cols = make([]string, len(f))
 				for k, h := range f {
 					cols[k] = strings.ToLower(h)
@@ -124,7 +143,7 @@ func ParseVerbsConn(data []byte) (*VerbsConns, error) {
 				c.Columns = cols
 				continue
 			}
-			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected a header or a row starting with the destination IP address"}
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected a header naming the destination or node and the state, or a row starting with the destination IP address"}
 		}
 		if cols == nil {
 			cols = defaultConnColumns
@@ -132,12 +151,28 @@ func ParseVerbsConn(data []byte) (*VerbsConns, error) {
 		}
 		e, err := connRow(cols, f)
 		if err != "" {
+			if c.Truncated && i == len(lines)-1 {
+				break // the cut last row
+			}
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: err}
+		}
+		if c.Truncated && i == len(lines)-1 {
+			break // a cut row may look whole ("connected" cut to "connect"): never trust it
 		}
 		e.Line = i + 1
 		c.Conns = append(c.Conns, e)
 	}
 	return c, nil
+}
+
+// isConnHeader reports whether f names, through the aliases, a state column
+// and a destination or node column.
+func isConnHeader(f []string) bool {
+	has := map[string]bool{}
+	for _, h := range f {
+		has[connAliases[strings.ToLower(h)]] = true
+	}
+	return has["state"] && (has["dest"] || has["name"])
 }
 
 func connRow(cols, f []string) (VerbsConn, string) {
@@ -164,15 +199,25 @@ func connRow(cols, f []string) (VerbsConn, string) {
 		}
 		return f[k]
 	}
-	e := VerbsConn{Dest: f[0], Name: get("name"), State: get("state"), Device: get("device")}
-	if k, ok := idx["dest"]; ok && k < len(f) {
-		e.Dest = f[k]
+	e := VerbsConn{Name: get("name"), State: get("state"), Device: get("device")}
+	if k, ok := idx["dest"]; ok {
+		e.Dest = get("dest")
+		if k >= len(f) {
+			return e, "missing destination"
+		}
+	} else if _, ok := idx["name"]; !ok {
+		e.Dest = f[0] // the default layout
 	}
-	if _, err := netip.ParseAddr(e.Dest); err != nil {
-		return e, "bad destination address " + strconv.Quote(e.Dest)
+	if e.Dest != "" {
+		if _, err := netip.ParseAddr(e.Dest); err != nil {
+			return e, "bad destination address " + strconv.Quote(e.Dest)
+		}
 	}
 	if e.Name == "-" {
 		e.Name = ""
+	}
+	if e.Dest == "" && e.Name == "" {
+		return e, "row names neither a destination address nor a node"
 	}
 	if e.State == "" {
 		return e, "missing connection state"

@@ -2,6 +2,7 @@ package gpfs
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -142,9 +143,72 @@ func TestVerbsConnErrors(t *testing.T) {
 		{hdr + "  10.0.0.2 gpfs02 connected mlx5_0 1 many\n", 2},
 		{hdr + "  10.0.0.2\n", 2},
 		{"mmfsadm: unknown command\n", 1},
-		{"  host state\n", 1},
+		{"  peer condition\n", 1},
+		{"  state device\n", 1},
 	} {
 		_, err := ParseVerbsConn([]byte(tc.in))
 		wantParseError(t, err, "mmfsadm test verbs conn", tc.line)
+	}
+}
+
+func TestVerbsConnByHeader(t *testing.T) {
+	// Any order, aliases, extra columns, no destination column: peers by name.
+	in := "RDMA connections:\r\n  QPState  extra  NodeName   hca\r\n  RTS      7      gpfs02     mlx5_0\r\n  INIT     8      gpfs03.lab mlx5_1\r\n"
+	c, err := ParseVerbsConn([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Conns) != 2 || c.Truncated || c.Empty || !c.Titled {
+		t.Fatalf("%+v", c)
+	}
+	if e := c.Conns[0]; e.Dest != "" || e.Name != "gpfs02" || !e.Connected || e.Device != "mlx5_0" || e.Line != 3 {
+		t.Errorf("row 1 = %+v", e)
+	}
+	if !c.Connected("", "gpfs02.lab") || c.Connected("", "gpfs03") {
+		t.Error("matching by name")
+	}
+}
+
+func TestVerbsConnEmptyForms(t *testing.T) {
+	for _, tc := range []struct {
+		in            string
+		empty, titled bool
+	}{
+		{"", true, false},
+		{"\n\n", true, false},
+		{"RDMA Connections between nodes:\n  destination hostname state device port qps\n", false, true},
+	} {
+		c, err := ParseVerbsConn([]byte(tc.in))
+		if err != nil || c.Empty != tc.empty || c.Titled != tc.titled || len(c.Conns) != 0 {
+			t.Errorf("%q: %+v, %v", tc.in, c, err)
+		}
+	}
+}
+
+// TestVerbsConnCutAnywhere: the documented output cut at any byte is an
+// error, a result marked truncated, or (cut at a line end) the full
+// result's first rows, never different rows.
+func TestVerbsConnCutAnywhere(t *testing.T) {
+	full := docExample(t)
+	want, err := ParseVerbsConn(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < len(full); n++ {
+		c, err := ParseVerbsConn(full[:n])
+		if err != nil {
+			continue
+		}
+		if n > 0 && full[n-1] != '\n' && !c.Truncated {
+			t.Fatalf("cut at %d (mid-line) not marked truncated: %+v", n, c)
+		}
+		if len(c.Conns) > len(want.Conns) {
+			t.Fatalf("cut at %d: more rows than the full output", n)
+		}
+		for i, e := range c.Conns {
+			if !reflect.DeepEqual(e, want.Conns[i]) {
+				t.Fatalf("cut at %d: row %d = %+v, full %+v", n, i, e, want.Conns[i])
+			}
+		}
 	}
 }

@@ -44,21 +44,11 @@ func Cluster(ctx context.Context, h module.Host) (*gpfs.Cluster, string, error) 
 }
 
 // FindNode finds a cluster node by daemon name, admin name (short names
-// match long ones) or IP address.
+// match long ones; a short name two domains share matches neither) or IP
+// address. For many lookups build a NodeIndex once.
 func FindNode(c *gpfs.Cluster, nameOrIP string) (gpfs.ClusterNode, bool) {
-	for _, n := range c.Nodes {
-		if n.IP == nameOrIP || SameNode(n.DaemonName, nameOrIP) || SameNode(n.AdminName, nameOrIP) {
-			return n, true
-		}
-	}
-	if a, err := netip.ParseAddr(nameOrIP); err == nil {
-		for _, n := range c.Nodes {
-			if b, err := netip.ParseAddr(n.IP); err == nil && a == b {
-				return n, true
-			}
-		}
-	}
-	return gpfs.ClusterNode{}, false
+	n, _, ok := IndexNodes(c).Find(nameOrIP)
+	return n, ok
 }
 
 // HostnameCommand prints the host's name and its addresses; LocalNode runs

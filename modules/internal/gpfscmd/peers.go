@@ -2,30 +2,117 @@ package gpfscmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/parse/gpfs"
+	"github.com/provadev/prova/parse/text"
 )
 
-// VerbsConn runs mmfsadm test verbs conn on h and parses it. A daemon that
-// mmfsadm cannot reach gives no connections and down names why.
-func VerbsConn(ctx context.Context, h module.Host) (c *gpfs.VerbsConns, raw, down string, err error) {
-	out, err := Probe(ctx, h, MM("mmfsadm", "test", "verbs", "conn"))
-	if err != nil {
-		return nil, "", "", err
+// VerbsConnSpellings are the two spellings of the command seen in public
+// scripts, tried in this order: a usage message for the first makes prova
+// try the second.
+var VerbsConnSpellings = []string{"conn", "conns"}
+
+// ConnRead is what reading the RDMA connections of a node gave.
+type ConnRead struct {
+	Conns   *gpfs.VerbsConns
+	Raw     string // stdout (and stderr, when the command failed)
+	Command string // the command as run, e.g. "mmfsadm test verbs conn"
+	Down    string // when mmfsadm could not reach the daemon: what it said
+}
+
+// VerbsConn runs mmfsadm test verbs conn on h (or "conns", when "conn" gives
+// a usage message) and parses it. A daemon that mmfsadm cannot reach gives
+// no connections and Down names why. Output the parser cannot read is an
+// *UnreadableError: never "no connections".
+func VerbsConn(ctx context.Context, h module.Host) (ConnRead, error) {
+	var r ConnRead
+	var out module.Output
+	for i, sp := range VerbsConnSpellings {
+		r.Command = "mmfsadm test verbs " + sp
+		var err error
+		out, err = Probe(ctx, h, MM("mmfsadm", "test", "verbs", sp))
+		if err != nil {
+			return r, err
+		}
+		if NotInstalled(out) {
+			return r, Failure(h, "mmfsadm", out)
+		}
+		if out.RC == 0 || !usageMessage(out) || i == len(VerbsConnSpellings)-1 {
+			break
+		}
 	}
-	if NotInstalled(out) {
-		return nil, out.Stdout, "", Failure(h, "mmfsadm", out)
-	}
+	r.Raw = out.Stdout
 	if out.RC != 0 {
-		return &gpfs.VerbsConns{Conns: []gpfs.VerbsConn{}}, out.Stdout + out.Stderr, LastLine(out), nil
+		if usageMessage(out) {
+			return r, fmt.Errorf("mmfsadm on %s knows neither %q: %s; %s", h.Name(), VerbsConnSpellings, LastLine(out), collectHint(h))
+		}
+		r.Raw += out.Stderr
+		r.Conns, r.Down = &gpfs.VerbsConns{Conns: []gpfs.VerbsConn{}}, LastLine(out)
+		return r, nil
 	}
-	c, err = gpfs.ParseVerbsConn([]byte(out.Stdout))
+	c, err := gpfs.ParseVerbsConn([]byte(out.Stdout))
 	if err != nil {
-		return nil, out.Stdout, "", ParseFailure(h, err)
+		var pe *parse.Error
+		if errors.As(err, &pe) {
+			return r, &UnreadableError{Host: h.Name(), Command: r.Command, Err: pe}
+		}
+		return r, ParseFailure(h, err)
 	}
-	return c, out.Stdout, "", nil
+	if c.Truncated {
+		lines := strings.Split(strings.TrimRight(out.Stdout, "\n"), "\n")
+		return r, &UnreadableError{Host: h.Name(), Command: r.Command, Err: &parse.Error{Tool: r.Command, Line: len(lines),
+			Text: lines[len(lines)-1], Reason: "the output ends in the middle of this line (cut short)"}}
+	}
+	r.Conns = c
+	return r, nil
+}
+
+// usageMessage reports whether a failed mmfsadm printed a usage or
+// unknown-subcommand message rather than a daemon error.
+func usageMessage(out module.Output) bool {
+	s := strings.ToLower(out.Stdout + out.Stderr)
+	if strings.Contains(s, "daemon") {
+		return false
+	}
+	for _, w := range []string{"usage", "unsupported", "unknown", "invalid", "unrecognized"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// UnreadableError is output of the connection check that prova could not
+// read. It is never evidence of TCP fallback: the step fails and points
+// the operator at `prova collect`.
+type UnreadableError struct {
+	Host, Command string
+	Err           *parse.Error
+}
+
+func (e *UnreadableError) Error() string {
+	where := ""
+	if e.Err.Line > 0 {
+		where = fmt.Sprintf(", line %d", e.Err.Line)
+	}
+	msg := fmt.Sprintf("prova could not read `%s` on %s%s: %s", e.Command, e.Host, where, e.Err.Reason)
+	if e.Err.Line > 0 {
+		msg += fmt.Sprintf(": %q", text.Clip(e.Err.Text))
+	}
+	return msg + "; this is not evidence of TCP fallback: " + collectHintName(e.Host)
+}
+
+func (e *UnreadableError) Unwrap() error { return e.Err }
+
+func collectHint(h module.Host) string { return collectHintName(h.Name()) }
+
+func collectHintName(host string) string {
+	return fmt.Sprintf("run `prova collect -i INVENTORY --limit %s` and attach the bundle to a bug report (docs/support.md)", host)
 }
 
 // PeerReport is the RDMA picture of one node: which peers it should reach and
@@ -40,8 +127,10 @@ type PeerReport struct {
 }
 
 // Report matches conns against the expected peers: expected is a list of
-// names or IPs, or nil for every cluster node but self. A peer matches a
-// row by IP address or by name (short or long).
+// names or IPs, or nil for every cluster node but self. A row matches a
+// peer by its destination address or its node name, each looked up among
+// every name and address mmlscluster gives (NodeIndex): the work is linear
+// in the number of peers and rows.
 func Report(cl *gpfs.Cluster, self gpfs.ClusterNode, selfFound bool, conns *gpfs.VerbsConns, expected []string, host string) PeerReport {
 	r := PeerReport{Expected: []string{}, RDMA: []string{}, Missing: []string{}, Unexpected: []string{}}
 	if selfFound {
@@ -49,57 +138,90 @@ func Report(cl *gpfs.Cluster, self gpfs.ClusterNode, selfFound bool, conns *gpfs
 	} else {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s is not in mmlscluster by name or address; expecting every listed node", host))
 	}
-	type peer struct{ name, ip string }
-	var peers []peer
+	idx := IndexNodes(cl)
+	isSelf := func(n gpfs.ClusterNode) bool { return selfFound && n.DaemonName == self.DaemonName }
+	var names []string         // expected peers, in order
+	byNode := map[int]int{}    // cluster position -> expected peer
+	byName := map[string]int{} // expected peers not in the cluster, by lowercased name
 	if expected == nil {
-		for _, n := range cl.Nodes {
-			if selfFound && n.DaemonName == self.DaemonName {
+		for i, n := range cl.Nodes {
+			if isSelf(n) {
 				continue
 			}
-			peers = append(peers, peer{n.DaemonName, n.IP})
+			byNode[i] = len(names)
+			names = append(names, n.DaemonName)
 		}
 	} else {
 		for _, e := range expected {
-			if n, ok := FindNode(cl, e); ok {
-				if selfFound && n.DaemonName == self.DaemonName {
+			if n, i, ok := idx.Find(e); ok {
+				if _, dup := byNode[i]; dup || isSelf(n) {
 					continue
 				}
-				peers = append(peers, peer{n.DaemonName, n.IP})
+				byNode[i] = len(names)
+				names = append(names, n.DaemonName)
 				continue
 			}
 			r.Notes = append(r.Notes, fmt.Sprintf("expected peer %s is not in mmlscluster; matched by name only", e))
-			peers = append(peers, peer{e, ""})
+			byName[strings.ToLower(e)] = len(names)
+			names = append(names, e)
 		}
 	}
-	used := make([]bool, len(conns.Conns))
-	for _, p := range peers {
-		r.Expected = append(r.Expected, p.name)
-		if conns.Connected(p.ip, p.name) {
-			r.RDMA = append(r.RDMA, p.name)
-		} else {
-			r.Missing = append(r.Missing, p.name)
-		}
-		for i, c := range conns.Conns {
-			if (p.ip != "" && c.Dest == p.ip) || (c.Name != "" && SameNode(c.Name, p.name)) {
-				used[i] = true
-			}
-		}
-	}
+	connected := make([]bool, len(names))
 	seen := map[string]bool{}
-	for i, c := range conns.Conns {
-		if used[i] || !c.Connected {
+	for _, c := range conns.Conns {
+		p, node, inCluster := peerOf(idx, c, byNode, byName)
+		if p >= 0 {
+			connected[p] = connected[p] || c.Connected
+			continue
+		}
+		if !c.Connected {
 			continue
 		}
 		name := c.Dest
-		if n, ok := FindNode(cl, c.Dest); ok {
-			name = n.DaemonName
-		} else if c.Name != "" {
+		switch {
+		case inCluster:
+			name = node.DaemonName
+		case c.Name != "":
 			name = c.Name
 		}
-		if !seen[name] && !(selfFound && name == self.DaemonName) {
+		if !seen[name] && !(inCluster && isSelf(node)) && !(selfFound && name == self.DaemonName) {
 			seen[name] = true
 			r.Unexpected = append(r.Unexpected, name)
 		}
 	}
+	for i, n := range names {
+		r.Expected = append(r.Expected, n)
+		if connected[i] {
+			r.RDMA = append(r.RDMA, n)
+		} else {
+			r.Missing = append(r.Missing, n)
+		}
+	}
 	return r
+}
+
+// peerOf returns the expected peer (its position, -1 for none) a
+// connection row belongs to, and the cluster node it names, if any.
+func peerOf(idx *NodeIndex, c gpfs.VerbsConn, byNode map[int]int, byName map[string]int) (int, gpfs.ClusterNode, bool) {
+	for _, q := range []string{c.Dest, c.Name} {
+		if n, i, ok := idx.Find(q); ok {
+			if p, ok := byNode[i]; ok {
+				return p, n, true
+			}
+			return -1, n, true
+		}
+	}
+	if len(byName) > 0 && c.Name != "" {
+		l := strings.ToLower(c.Name)
+		if p, ok := byName[l]; ok {
+			return p, gpfs.ClusterNode{}, false
+		}
+		short, _, _ := strings.Cut(l, ".")
+		for name, p := range byName { // names outside the cluster: few
+			if SameNode(name, short) || SameNode(name, l) {
+				return p, gpfs.ClusterNode{}, false
+			}
+		}
+	}
+	return -1, gpfs.ClusterNode{}, false
 }
