@@ -157,6 +157,7 @@ func TestLabFaults(t *testing.T) {
 		{"gpfs-ofed-mismatch.hcl", "", "ofed_mismatch", "differs from"},
 		{"gpfs-firewall.hcl", "", "connect_failed", "firewall"},
 		{"gpfs-port-down.hcl", "", "port_down", "port is Down"},
+		{"gpfs-pagepool.hcl", "", "pagepool_not_registered", "is too large to register with the HCA"},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			r, cause, expl := diagnosis(t, tc.scenario)
@@ -171,6 +172,58 @@ func TestLabFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An mmfsadm whose connection list prova cannot read fails the conn step
+// on that node with a message naming the command, the host and the line,
+// pointing at prova collect; it is never diagnosed as TCP fallback.
+func TestLabVerbsConnUnreadable(t *testing.T) {
+	l := labtest.Start(t, 0, scenario(t, "gpfs-verbs-conn-unreadable.hcl"))
+	r := runbooktest.Run(t, l, rdmaRunbook, runbooktest.Options{Vars: append(fast, "settle_retries=0")})
+	if !r.Outcome.Failed {
+		t.Fatalf("the run did not fail:\n%s", r.Describe())
+	}
+	want := "prova could not read `mmfsadm test verbs conn` on gpfs04, line 3: "
+	found := false
+	for _, f := range r.Finished("conn") {
+		switch {
+		case f.Host == "gpfs04":
+			found = strings.HasPrefix(f.Message, want) && strings.Contains(f.Message, "prova collect") && !strings.Contains(f.Message, "TCP fallback)")
+		case f.Status != "ok":
+			t.Errorf("conn on %s: %s %s", f.Host, f.Status, f.Message)
+		}
+	}
+	if !found {
+		t.Fatalf("gpfs04's conn step does not say %q:\n%s", want, r.Describe())
+	}
+	for _, f := range r.Finished("diag") {
+		if f.Host == "gpfs04" && f.Status == "ok" {
+			t.Errorf("gpfs04 was diagnosed from output prova cannot read: %v", f.Result["explanation"])
+		}
+	}
+}
+
+// "conn" gives a usage message on gpfs04; "conns" works: every node is healthy.
+func TestLabVerbsConnsSpelling(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "conns.hcl")
+	src := strings.Replace(readScenario(t, "gpfs-verbs-conn-unreadable.hcl"), `verbs_conn_layout = "unreadable"`, `verbs_conn_layout = "conns_only"`, 1)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := labtest.Start(t, 0, p)
+	r := runbooktest.Run(t, l, rdmaRunbook, runbooktest.Options{Vars: fast})
+	if r.Outcome.Failed {
+		t.Fatalf("conns spelling:\n%s", r.Describe())
+	}
+}
+
+func readScenario(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(scenario(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func TestLabPagepoolRefused(t *testing.T) {

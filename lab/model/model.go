@@ -83,6 +83,18 @@ type Faults struct {
 	// node fail: "firewall" or "lossless" (PFC/ECN incomplete). The GPFS and
 	// NVMe simulators read it; an RDMA connection needs both ends healthy.
 	RDMAConnect string `json:"rdma_connect,omitempty"`
+	// VerbsConnLayout changes what the simulated "mmfsadm test verbs conn"
+	// prints, for testing how prova copes with a format it cannot know:
+	// "unreadable" (a layout prova's parser does not read), "conns_only"
+	// (only the "conns" spelling is accepted; "conn" prints a usage
+	// message), "empty" (nothing at all, even with RDMA started).
+	VerbsConnLayout string `json:"verbs_conn_layout,omitempty"`
+	// PagepoolRegisterLimit, when not "", is the most pagepool memory the
+	// node's HCA can register (its memory translation table), e.g. "4G": a
+	// daemon starting with a larger pagepool logs IBM's "VERBS RDMA
+	// Shutdown because pagepool could not be registered to Infiniband."
+	// and talks TCP.
+	PagepoolRegisterLimit string `json:"pagepool_register_limit,omitempty"`
 	// SSHDown: the node's SSH server does not listen (connection refused).
 	SSHDown bool `json:"ssh_down,omitempty"`
 	// HandshakeDelay delays the SSH handshake of every connection.

@@ -251,6 +251,9 @@ func applyGPU(b *hcl.Block, gpus *[]*model.GPU, n int) hcl.Diagnostics {
 	return diags
 }
 
+// sizeValue is a GPFS size: digits and an optional K, M, G or T.
+var sizeValue = regexp.MustCompile(`^[0-9]+[KMGTkmgt]?$`)
+
 func applyFaults(body hcl.Body, f *model.Faults) hcl.Diagnostics {
 	c, diags := body.Content(faultsSchema)
 	if diags.HasErrors() {
@@ -258,6 +261,11 @@ func applyFaults(body hcl.Body, f *model.Faults) hcl.Diagnostics {
 	}
 	a := attrs(c.Attributes)
 	a.str("rdma_connect", &f.RDMAConnect, &diags, "", "firewall", "lossless")
+	a.str("verbs_conn_layout", &f.VerbsConnLayout, &diags, "", "unreadable", "conns_only", "empty")
+	if a.str("pagepool_register_limit", &f.PagepoolRegisterLimit, &diags) && f.PagepoolRegisterLimit != "" && !sizeValue.MatchString(f.PagepoolRegisterLimit) {
+		diags = append(diags, a.diag("pagepool_register_limit", "Invalid size for pagepool_register_limit",
+			fmt.Sprintf(`pagepool_register_limit must be a size like "4G" or "512M"; got %q.`, f.PagepoolRegisterLimit)))
+	}
 	a.boolean("ssh_down", &f.SSHDown, &diags)
 	a.duration("handshake_delay", &f.HandshakeDelay, &diags)
 	a.duration("drop_after", &f.DropAfter, &diags)

@@ -37,12 +37,13 @@ step "verbs_status" "verbs" {
 # Connections come up for a while after a restart: read again until no
 # peer is missing or the retries run out. What is still missing then is a
 # finding for the diagnosis and the assertions below, not a failed probe.
+# Output the module could not read (no outputs at all) is a failure.
 step "verbs_conn" "conn" {
   hosts       = local.gpfs_nodes
   until       = length(self.missing) == 0
   retries     = var.settle_retries
   delay       = var.settle_delay
-  failed_when = false
+  failed_when = self.node == null
   tags        = ["verify"]
 }
 

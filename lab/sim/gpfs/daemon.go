@@ -104,6 +104,10 @@ func (s *session) startVerbs(n *Node) {
 		l.add(name, "E", "VERBS RDMA: no usable verbsPorts, VERBS RDMA not started")
 		return
 	}
+	if s.pagepoolUnregistrable(n) {
+		n.Ports = nil
+		return
+	}
 	n.Verbs = true
 	l.add(name, "I", "VERBS RDMA started.")
 }

@@ -17,9 +17,14 @@ const connRow = "  %-17s%-18s%-13s%-8s%-6s%-5s%-5s%s\n"
 
 func runMmfsadm(s *session) (int, bool) {
 	sub := strings.Join(s.e.Args, " ")
-	if sub != "test verbs status" && sub != "test verbs conn" {
+	layout := s.connLayout()
+	conn := "test verbs conn"
+	if layout == "conns_only" {
+		conn = "test verbs conns"
+	}
+	if sub != "test verbs status" && sub != conn {
 		s.err("mmfsadm: unsupported command: %s\n", sub)
-		s.err("Usage: mmfsadm test verbs {status|conn}\n")
+		s.err("Usage: mmfsadm test verbs {status|%s}\n", strings.TrimPrefix(conn, "test verbs "))
 		return 1, false
 	}
 	n := s.self()
@@ -32,6 +37,13 @@ func runMmfsadm(s *session) (int, bool) {
 	}
 	if sub == "test verbs status" || !n.Verbs {
 		s.out("VERBS RDMA status: %s\n", status)
+		return 0, false
+	}
+	switch layout {
+	case "empty":
+		return 0, false
+	case "unreadable":
+		s.unreadableConns(n)
 		return 0, false
 	}
 	s.out("RDMA Connections between nodes:\n")
