@@ -1,6 +1,5 @@
 package gpfs
 
-
 // connLayout is the scenario's faults.verbs_conn_layout for the node the
 // command runs on ("" for the layout of docs/gpfs-verbs-conn.md).
 func (s *session) connLayout() string {
