@@ -26,7 +26,7 @@ func (*Diagnose) NewArgs() any { return new(args) }
 
 // Reads implements module.ReadOnly.
 func (*Diagnose) Reads(cty.Value) string {
-	return "reads ports, OFED, verbsPorts, verbs status and connections, mmlscluster and the GPFS log, and names the cause of missing RDMA peers"
+	return "reads ports, OFED, verbsPorts, verbs status and connections, mmlscluster, mmdiag --network and the GPFS log, and names the cause of missing RDMA peers"
 }
 
 // Apply gathers the evidence and decides.
@@ -46,6 +46,7 @@ func (*Diagnose) Apply(ctx context.Context, req module.ApplyRequest) (module.App
 	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
 		"node": cty.StringVal(f.Node), "healthy": cty.BoolVal(v.Healthy), "cause": cty.StringVal(v.Cause),
 		"explanation": cty.StringVal(v.Explanation), "evidence": list(v.Evidence), "missing": list(f.Missing),
+		"witnesses_agree": cty.BoolVal(v.WitnessesAgree), "witnesses": list(v.Witnesses),
 	})
 	c := module.Check{Name: "RDMA in use on " + f.Node, Measured: fmt.Sprintf("%d/%d peers, cause %s", len(f.Expected)-len(f.Missing), len(f.Expected), v.Cause),
 		Threshold: "every expected peer over RDMA, verbsPorts Active/LinkUp", Verdict: "pass", Message: v.Explanation}
@@ -111,7 +112,26 @@ func gather(ctx context.Context, h module.Host, a args) (Facts, map[string]strin
 	raw[a.LogPath] = logRaw
 	f.Log = gpfscmd.Summarize(l)
 	f.PeerKey = peerKeys(cl, a.Versions)
+	nd, ndRaw, down, err := gpfscmd.Network(ctx, h)
+	if err != nil {
+		return f, raw, err
+	}
+	raw["mmdiag --network"] = ndRaw
+	resolve := resolver(cl)
+	f.Witnesses = []Witness{networkWitness(nd, down, f.Started, f.Expected, resolve), logWitness(f.Log, f.Expected, resolve)}
 	return f, raw, nil
+}
+
+// resolver maps a name or address a witness prints to the peer's daemon
+// name (unchanged when mmlscluster does not know it).
+func resolver(cl *gpfs.Cluster) func(string) string {
+	idx := gpfscmd.IndexNodes(cl)
+	return func(q string) string {
+		if n, _, ok := idx.Find(q); ok {
+			return n.DaemonName
+		}
+		return q
+	}
 }
 
 // peerKeys maps a peer's daemon name to its key in versions (an inventory

@@ -28,6 +28,9 @@ type Facts struct {
 	Versions map[string]string
 	// PeerKey maps a peer's daemon name to its key in Versions.
 	PeerKey func(peer string) (string, bool)
+	// Witnesses are what mmdiag --network and the GPFS log say besides
+	// verbs conn (see witness.go); nil when not gathered.
+	Witnesses []Witness
 	// counts caches the OFED version counts and hosts per version, so
 	// that weighing N missing peers is O(N), not O(N²); Decide sets it.
 	counts *versionCache
@@ -44,10 +47,30 @@ type Verdict struct {
 	Cause       string
 	Explanation string
 	Evidence    []string
+	// WitnessesAgree is false when mmdiag --network or the GPFS log
+	// contradicts verbs conn about some peer; Witnesses says what each
+	// source said.
+	WitnessesAgree bool
+	Witnesses      []string
 }
 
-// Decide weighs the facts in the documented order.
+// Decide weighs the facts in the documented order, then says which
+// witnesses agree with verbs conn.
 func Decide(f Facts) Verdict {
+	v := decide(f)
+	ws := append([]Witness{connWitness(f.Expected, f.Missing)}, f.Witnesses...)
+	if len(ws) > 1 {
+		agree, lines, summary := compare(f.Expected, ws...)
+		v.WitnessesAgree, v.Witnesses = agree, lines
+		v.Explanation += "; " + summary
+		v.Evidence = append(v.Evidence, lines...)
+	} else {
+		v.WitnessesAgree = true
+	}
+	return v
+}
+
+func decide(f Facts) Verdict {
 	f.counts = &versionCache{}
 	ev := f.evidence()
 	v := Verdict{Evidence: ev}

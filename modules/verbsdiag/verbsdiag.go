@@ -55,6 +55,9 @@ var outputsType = cty.Object(map[string]cty.Type{
 	"explanation": cty.String,
 	"evidence":    cty.List(cty.String),
 	"missing":     cty.List(cty.String),
+	// witnesses_agree / witnesses: see witness.go.
+	"witnesses_agree": cty.Bool,
+	"witnesses":       cty.List(cty.String),
 })
 
 // Outputs: the verdict, the cause code, a sentence and the evidence.
@@ -74,12 +77,14 @@ func (*Diagnose) Doc() module.Doc {
 			"log_path":      "GPFS log, default \"/var/adm/ras/mmfs.log.latest\".",
 		},
 		Outputs: map[string]string{
-			"node":        "This node's GPFS daemon name (the inventory name when mmlscluster does not list it).",
-			"healthy":     "True when every expected peer is connected over RDMA, VERBS RDMA started and every verbsPorts entry is Active/LinkUp.",
-			"cause":       "port_missing, port_down, ofed_missing, ofed_mismatch, library_not_loaded, pagepool_not_registered, verbs_not_started, connect_failed, peer_side or none.",
-			"explanation": "One sentence naming the node, the missing peers and the cause.",
-			"evidence":    "The facts that led to the cause, one per line (port states, versions, status, log lines).",
-			"missing":     "The missing peers the diagnosis is about.",
+			"node":            "This node's GPFS daemon name (the inventory name when mmlscluster does not list it).",
+			"healthy":         "True when every expected peer is connected over RDMA, VERBS RDMA started and every verbsPorts entry is Active/LinkUp.",
+			"cause":           "port_missing, port_down, ofed_missing, ofed_mismatch, library_not_loaded, pagepool_not_registered, verbs_not_started, connect_failed, peer_side or none.",
+			"explanation":     "One sentence naming the node, the missing peers and the cause.",
+			"evidence":        "The facts that led to the cause, one per line (port states, versions, status, log lines).",
+			"missing":         "The missing peers the diagnosis is about.",
+			"witnesses_agree": "False when mmdiag --network or the GPFS log (VERBS RDMA lines since the daemon started) contradicts mmfsadm test verbs conn about a peer.",
+			"witnesses":       "What each witness said (verbs conn, mmdiag --network, GPFS log), one line each, and where they disagree.",
 		},
 		Example: `step "verbs_diagnose" "diag" {
   hosts         = "gpfs"

@@ -22,6 +22,7 @@ import (
 type node struct {
 	name, ibstat, ofed, ports, status, log string
 	connected                              []string // peers with a connected row
+	rdmaRows                               []string // mmdiag --network RDMA rows, when not connected
 }
 
 var ips = map[string]string{"gpfs01": "10.10.1.11", "gpfs02": "10.10.1.12", "gpfs03": "10.10.1.13"}
@@ -66,7 +67,33 @@ func (n node) setup(h *moduletest.FakeHost) {
 		fmt.Fprintf(&conn, "  %s  %s  connected  mlx5_0  1  2  %d  %d\n", ips[p], p, i, 17+i)
 	}
 	h.Reply(`mmfsadm test verbs conn$`, moduletest.Reply{Stdout: conn.String()})
+	h.Reply(`mmdiag --network$`, moduletest.Reply{Stdout: n.network()})
 	h.Reply(`^tail -n 5000 -- /var/adm/ras/mmfs.log.latest$`, moduletest.Reply{Stdout: n.log})
+}
+
+// network is mmdiag --network as the lab prints it: TCP to every peer, an
+// RDMA table (when VERBS RDMA is started) with the connected peers, or the
+// rows of rdmaRows when set.
+func (n node) network() string {
+	var b strings.Builder
+	b.WriteString("\n=== mmdiag: network ===\n\nPending messages:\n  (none)\nTCP Connections between nodes:\n")
+	b.WriteString("    hostname  node  idx destination  status  err  sock  sent(MB)  recvd(MB) ostype\n")
+	for i, p := range []string{"gpfs01", "gpfs02", "gpfs03"} {
+		if p != n.name {
+			fmt.Fprintf(&b, "    %s  <c0n%d>  0 %s  connected  0  20  0  0  Linux/L\n", p, i, ips[p])
+		}
+	}
+	rows := n.connected
+	if n.rdmaRows != nil {
+		rows = n.rdmaRows
+	}
+	if strings.Contains(n.status, "started") {
+		b.WriteString("RDMA Connections between nodes:\n  Fabric 0 - Device mlx5_0 Port 1 Width 4x Speed HDR lid 3\n    hostname  idx  CM  state  VS buff\n")
+		for i, p := range rows {
+			fmt.Fprintf(&b, "    %s  %d  N  RTS  (Y)903\n", p, i)
+		}
+	}
+	return b.String()
 }
 
 func TestConformance(t *testing.T) {
@@ -220,5 +247,58 @@ func TestParseErrorNamesHost(t *testing.T) {
 	var pe *parse.Error
 	if !errors.As(err, &pe) || pe.Tool != "mmfsadm test verbs status" || pe.Line != 1 || !strings.Contains(err.Error(), "gpfs01") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func witnesses(t *testing.T, n node) (agree bool, explanation string, lines []string) {
+	t.Helper()
+	h := moduletest.NewFakeHost(n.name)
+	n.setup(h)
+	f, diags := hclsyntax.ParseConfig([]byte(versions), "step.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	args, _ := hcldec.Decode(f.Body, New().Spec(), nil)
+	resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := resp.Outputs
+	for it := o.GetAttr("witnesses").ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		lines = append(lines, e.AsString())
+	}
+	return o.GetAttr("witnesses_agree").True(), o.GetAttr("explanation").AsString(), lines
+}
+
+func TestWitnesses(t *testing.T) {
+	// gpfs01 reaches gpfs02 only; mmdiag --network agrees (TCP to gpfs03,
+	// no RDMA row); the log shows gpfs03's connection closed.
+	n := healthy("gpfs01")
+	n.connected = []string{"gpfs02"}
+	n.log += "2025-09-12_15:01:00.000+0200: [I] VERBS RDMA connected to 10.10.1.12 (gpfs02) on mlx5_0 port 1 fabnum 0 sl 0 index 0 cookie 1\n" +
+		"2025-09-12_15:01:00.100+0200: [E] VERBS RDMA closed connection to 10.10.1.13 (gpfs03) on mlx5_0 port 1 fabnum 0 index 1 cookie 2 error 233\n"
+	agree, expl, lines := witnesses(t, n)
+	if !agree || !strings.Contains(expl, "witnesses agree: verbs conn, mmdiag --network, GPFS log") {
+		t.Errorf("agree %t: %s\n%s", agree, expl, strings.Join(lines, "\n"))
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), "mmdiag --network: 1 peer(s) over RDMA, 1 without (gpfs03)") {
+		t.Errorf("lines:\n%s", strings.Join(lines, "\n"))
+	}
+
+	// mmdiag --network lists an RDMA connection to gpfs03 that verbs conn
+	// does not show: they disagree, and the explanation says so.
+	n.rdmaRows = []string{"gpfs02", "gpfs03"}
+	agree, expl, lines = witnesses(t, n)
+	if agree || !strings.Contains(expl, "witnesses disagree (mmdiag --network disagrees with verbs conn: shows an RDMA connection to gpfs03)") {
+		t.Errorf("agree %t: %s\n%s", agree, expl, strings.Join(lines, "\n"))
+	}
+
+	// The log without the daemon's start cannot witness.
+	n = healthy("gpfs01")
+	n.log = "2025-09-12_15:01:00.000+0200: [I] Accepted and connected to 10.10.1.12 gpfs02 <c0n1>:[0]\n"
+	_, _, lines = witnesses(t, n)
+	if !strings.Contains(strings.Join(lines, "\n"), "GPFS log: no opinion: the log read does not show the daemon's start") {
+		t.Errorf("lines:\n%s", strings.Join(lines, "\n"))
 	}
 }
