@@ -11,6 +11,7 @@ func (a *app) commands() []*cobra.Command {
 		a.fmtCmd(),
 		a.inventoryCmd(),
 		a.parseCmd(),
+		a.collectCmd(),
 		a.modulesCmd(),
 		a.labCmd(),
 		a.reportCmd(),
