@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/provadev/prova/parse/text"
 )
@@ -22,4 +23,21 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s output line %d: %s: %q", e.Tool, e.Line, e.Reason, text.Clip(e.Text))
 	}
 	return fmt.Sprintf("%s output: %s", e.Tool, e.Reason)
+}
+
+// Complete returns an *Error when data does not end with a line end: the
+// tools prova reads always finish their last line, so such output was cut
+// (a dropped connection, a capture limit, a paste). Parsers call it first,
+// so that a cut value ("State: Acti") is never read as a whole one. JSON
+// (output starting with '{' or '[') is left to the JSON decoder, which
+// finds a cut document itself.
+func Complete(tool string, data []byte) error {
+	if !text.EndsMidLine(data) {
+		return nil
+	}
+	if t := strings.TrimLeft(string(data), " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		return nil
+	}
+	lines := text.Lines(data)
+	return &Error{Tool: tool, Line: len(lines), Text: lines[len(lines)-1], Reason: "the output ends in the middle of this line (cut short)"}
 }

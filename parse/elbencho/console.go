@@ -22,6 +22,9 @@ var (
 // ParseConsole reads elbencho's console output: the result table of every
 // phase, and --livecsv rows when they were sent to stdout.
 func ParseConsole(data []byte) (*Result, error) {
+	if err := parse.Complete("elbencho", data); err != nil {
+		return nil, err
+	}
 	lines := text.Lines(data)
 	r, err := parseTable(toolConsole, lines, 0)
 	if err != nil {

@@ -23,6 +23,9 @@ const toolCSV = "elbencho --csvfile"
 // column itself; when the header ends in such a column, a row's extra
 // fields are taken as part of it.
 func ParseCSV(data []byte) (*Result, error) {
+	if err := parse.Complete("elbencho --csvfile", data); err != nil {
+		return nil, err
+	}
 	var header []string
 	r := &Result{Phases: []Phase{}}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")

@@ -78,6 +78,9 @@ func (h *liveHeader) parse(l string) (LiveRow, error) {
 // ParseLiveCSV reads a --livecsv file (header line, then one row per
 // interval and, with --livecsvex, per worker).
 func ParseLiveCSV(data []byte) ([]LiveRow, error) {
+	if err := parse.Complete("elbencho --livecsv", data); err != nil {
+		return nil, err
+	}
 	lines := text.Lines(data)
 	var h *liveHeader
 	out := []LiveRow{}

@@ -33,6 +33,9 @@ func (f Resfile) Result() Result {
 
 // ParseResfile reads an elbencho --resfile.
 func ParseResfile(data []byte) (*Resfile, error) {
+	if err := parse.Complete("elbencho --resfile", data); err != nil {
+		return nil, err
+	}
 	lines := text.Lines(data)
 	f := &Resfile{Sections: []Section{}}
 	start := -1

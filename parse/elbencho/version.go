@@ -32,6 +32,9 @@ func (v Version) Has(feature string) bool {
 
 // ParseVersion reads "elbencho --version" output.
 func ParseVersion(data []byte) (*Version, error) {
+	if err := parse.Complete("elbencho --version", data); err != nil {
+		return nil, err
+	}
 	v := &Version{}
 	seenName := false
 	for i, l := range text.Lines(data) {

@@ -89,6 +89,9 @@ var (
 // ParseGdscheck reads gdscheck -p or gdscheck.py -v output.
 func ParseGdscheck(data []byte) (*Check, error) {
 	const tool = "gdscheck"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	c := &Check{}
 	section := ""
 	for i, raw := range text.Lines(data) {

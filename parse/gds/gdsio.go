@@ -42,6 +42,9 @@ var gdsioRe = regexp.MustCompile(`^IoType: (\S+) XferType: (\S+) Threads: (\d+) 
 // ParseGdsio reads gdsio result lines and gdsio_verify output.
 func ParseGdsio(data []byte) (*Gdsio, error) {
 	const tool = "gdsio"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	g := &Gdsio{Results: []GdsioResult{}}
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)

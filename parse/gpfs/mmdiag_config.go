@@ -40,6 +40,9 @@ func (d *DiagConfig) Get(name string) (DiagAttr, bool) {
 // "! name value" ('!' marks a value changed from its default).
 func ParseMmdiagConfig(data []byte) (*DiagConfig, error) {
 	const tool = "mmdiag --config"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	d := &DiagConfig{Attrs: []DiagAttr{}}
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
@@ -64,6 +67,9 @@ func ParseMmdiagConfig(data []byte) (*DiagConfig, error) {
 // "mmdiag:config:0:1:::<name>:<value>:<changed>:" (values percent-encoded).
 func ParseMmdiagConfigY(data []byte) (*DiagConfig, error) {
 	const tool = "mmdiag --config -Y"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	recs, err := readY(tool, "mmdiag", data)
 	if err != nil {
 		return nil, err

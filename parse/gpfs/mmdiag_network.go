@@ -2,6 +2,7 @@ package gpfs
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
@@ -41,12 +42,24 @@ var configKV = regexp.MustCompile(`^(\S.*?)\s{2,}(\S.*)$`)
 // ParseMmdiagNetwork reads mmdiag --network.
 func ParseMmdiagNetwork(data []byte) (*NetworkDiag, error) {
 	const tool = "mmdiag --network"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	d := &NetworkDiag{Pending: []string{}, Config: map[string]string{}, TCP: []TCPConn{}}
 	section, device := "", ""
 	var cols []string
+	seen := map[string]bool{}
+	banner := false
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
-		if line == "" || (strings.HasPrefix(line, "===") && strings.HasSuffix(line, "===")) {
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "===") && strings.HasSuffix(line, "===") {
+			if banner {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "a second '=== mmdiag: network ===' banner (two outputs run together?)"}
+			}
+			banner = true
 			continue
 		}
 		indented := raw[0] == ' ' || raw[0] == '\t'
@@ -55,6 +68,10 @@ func ParseMmdiagNetwork(data []byte) (*NetworkDiag, error) {
 				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected a section title ending in ':'"}
 			}
 			section, device, cols = strings.TrimSuffix(line, ":"), "", nil
+			if seen[section] {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "section " + strconv.Quote(section) + " a second time (two outputs run together?)"}
+			}
+			seen[section] = true
 			continue
 		}
 		switch section {
@@ -106,6 +123,9 @@ func ParseMmdiagNetwork(data []byte) (*NetworkDiag, error) {
 			}
 			d.Sections[section] = append(d.Sections[section], line)
 		}
+	}
+	if len(seen) == 0 {
+		return nil, &parse.Error{Tool: tool, Reason: "no section (nothing printed?)"}
 	}
 	return d, nil
 }

@@ -16,6 +16,9 @@ type Log struct {
 	// ("runmmfs starting", or "mmfsd initializing" without a preceding
 	// runmmfs line), oldest first.
 	Starts []int `json:"starts"`
+	// Empty is true when the stretch read has no line at all (an empty
+	// log file).
+	Empty bool `json:"empty,omitempty"`
 }
 
 // LogEntry is one line. Lines without a timestamp (script output between
@@ -91,6 +94,9 @@ var oldLayouts = []string{
 // without a timestamp are kept as untimed entries.
 func ParseMmfsLog(data []byte) (*Log, error) {
 	const tool = "mmfs.log"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	l := &Log{Entries: []LogEntry{}, Starts: []int{}}
 	openRunmmfs := false
 	for i, raw := range text.Lines(data) {
@@ -140,7 +146,17 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 		}
 		l.Entries = append(l.Entries, e)
 	}
-	return l, nil
+	if len(l.Entries) == 0 {
+		l.Empty = true
+		return l, nil
+	}
+	for _, e := range l.Entries {
+		if e.Time != nil || e.Event != "" {
+			return l, nil
+		}
+	}
+	return nil, &parse.Error{Tool: tool, Line: l.Entries[0].Line, Text: l.Entries[0].Message,
+		Reason: "no line has an mmfs.log timestamp or a GPFS message prova knows: not an mmfs.log"}
 }
 
 // SinceLastStart returns the entries from the last daemon start on, or all

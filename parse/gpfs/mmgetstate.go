@@ -55,14 +55,21 @@ func (s *NodeStates) Node(name string) (NodeState, bool) {
 // "<number> <name> [<quorum> <up> <total>] <state> [<remarks>]".
 func ParseMmgetstate(data []byte) (*NodeStates, error) {
 	const tool = "mmgetstate"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	s := &NodeStates{Nodes: []NodeState{}}
-	long, inTable, inUnreach := false, false, false
+	long, inTable, inUnreach, header := false, false, false, false
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		switch {
 		case line == "":
 			continue
 		case strings.HasPrefix(line, "Node number"):
+			if header {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "a second table header (two outputs run together?)"}
+			}
+			header = true
 			long = strings.Contains(line, "Quorum")
 			inTable, inUnreach = true, false
 			continue
@@ -109,6 +116,9 @@ func ParseMmgetstate(data []byte) (*NodeStates, error) {
 		ns.QuorumNode = strings.Contains(ns.Remarks, "quorum node")
 		s.Nodes = append(s.Nodes, ns)
 	}
+	if !header && len(s.Messages) == 0 && len(s.Unreachable) == 0 {
+		return nil, &parse.Error{Tool: tool, Reason: "no 'Node number' table and no mmgetstate message (nothing printed?)"}
+	}
 	return s, nil
 }
 
@@ -116,6 +126,9 @@ func ParseMmgetstate(data []byte) (*NodeStates, error) {
 // state, quorum, nodesUp, totalNodes and remarks fields.
 func ParseMmgetstateY(data []byte) (*NodeStates, error) {
 	const tool = "mmgetstate -Y"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	recs, err := readY(tool, "mmgetstate", data)
 	if err != nil {
 		return nil, err

@@ -52,8 +52,12 @@ func (c *Cluster) Node(nameOrIP string) (ClusterNode, bool) {
 // ParseMmlscluster reads the human-readable output of mmlscluster.
 func ParseMmlscluster(data []byte) (*Cluster, error) {
 	const tool = "mmlscluster"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	c := &Cluster{Info: map[string]string{}, Nodes: []ClusterNode{}}
-	inTable := false
+	inTable, titled := false, false
+	numbers := map[int]bool{}
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		switch {
@@ -62,7 +66,7 @@ func ParseMmlscluster(data []byte) (*Cluster, error) {
 		case strings.HasPrefix(line, "Node") && strings.Contains(line, "Daemon node name"):
 			inTable = true
 			continue
-		case !inTable && strings.Contains(line, ":"):
+		case !inTable && titled && strings.Contains(line, ":"):
 			k, v, _ := strings.Cut(line, ":")
 			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 			c.Info[k] = v
@@ -82,7 +86,11 @@ func ParseMmlscluster(data []byte) (*Cluster, error) {
 				c.CCR = strings.EqualFold(v, "CCR")
 			}
 			continue
-		case !inTable && strings.HasSuffix(line, "information"):
+		case strings.HasSuffix(line, "information"):
+			if inTable || (line == "GPFS cluster information" && c.Name != "") {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "a second cluster information block (two outputs run together?)"}
+			}
+			titled = true
 			continue // block titles: "GPFS cluster information", ...
 		}
 		f := strings.Fields(line)
@@ -93,6 +101,10 @@ func ParseMmlscluster(data []byte) (*Cluster, error) {
 		if _, err := netip.ParseAddr(f[2]); err != nil {
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "bad IP address " + strconv.Quote(f[2])}
 		}
+		if numbers[n] {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "node number " + strconv.Itoa(n) + " a second time (two outputs run together?)"}
+		}
+		numbers[n] = true
 		node := ClusterNode{Number: n, DaemonName: f[1], IP: f[2], AdminName: f[3]}
 		if len(f) == 5 {
 			node.Designation = f[4]

@@ -72,6 +72,11 @@ func TestMmlsclusterErrors(t *testing.T) {
 	_, err = ParseMmlscluster([]byte(hdr + "   1   gpfs01\n"))
 	wantParseError(t, err, "mmlscluster", 2)
 	_, err = ParseMmlscluster([]byte("mmlscluster: This node does not belong to a GPFS cluster.\n"))
+	wantParseError(t, err, "mmlscluster", 1)
+	// A key: value line before any "... information" title is not read.
+	_, err = ParseMmlscluster([]byte("Last login: Tue Dec  1 08:00:00 2026 from 10.0.0.1\nGPFS cluster information\n  GPFS cluster name:  x\n"))
+	wantParseError(t, err, "mmlscluster", 1)
+	_, err = ParseMmlscluster([]byte(""))
 	wantParseError(t, err, "mmlscluster", 0)
 	_, err = ParseMmlscluster([]byte("   1   gpfs01  10.0.0.1  gpfs01\n"))
 	wantParseError(t, err, "mmlscluster", 1)

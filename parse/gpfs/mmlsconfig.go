@@ -33,6 +33,9 @@ type ConfigEntry struct {
 // "mmlsconfig attr..." (lines "attr value [nodes]").
 func ParseMmlsconfig(data []byte) (*Config, error) {
 	const tool = "mmlsconfig"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	c := &Config{Entries: []ConfigEntry{}}
 	var section []string
 	inFS := false
@@ -89,6 +92,9 @@ func ParseMmlsconfig(data []byte) (*Config, error) {
 // "mmlsconfig::0:1:::<configParameter>:<value>:<nodeList>:".
 func ParseMmlsconfigY(data []byte) (*Config, error) {
 	const tool = "mmlsconfig -Y"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	recs, err := readY(tool, "mmlsconfig", data)
 	if err != nil {
 		return nil, err

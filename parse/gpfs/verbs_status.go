@@ -22,6 +22,9 @@ type VerbsStatus struct {
 // a line "VERBS RDMA status: <status>".
 func ParseVerbsStatus(data []byte) (*VerbsStatus, error) {
 	const tool = "mmfsadm test verbs status"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	var v *VerbsStatus
 	var extra []string
 	for i, raw := range text.Lines(data) {

@@ -40,6 +40,9 @@ func readY(tool, cmd string, data []byte) ([]yRecord, error) {
 		}
 		section := f[1]
 		if f[2] == "HEADER" {
+			if _, dup := headers[section]; dup {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: text, Reason: "a second HEADER row for " + section + " (two outputs run together?)"}
+			}
 			headers[section] = f
 			continue
 		}
@@ -64,6 +67,9 @@ func readY(tool, cmd string, data []byte) ([]yRecord, error) {
 			rec.Fields[h[j]] = percentDecode(f[j])
 		}
 		out = append(out, rec)
+	}
+	if len(headers) == 0 {
+		return nil, &parse.Error{Tool: tool, Reason: "no " + cmd + " -Y HEADER row (nothing printed, or not -Y output)"}
 	}
 	return out, nil
 }

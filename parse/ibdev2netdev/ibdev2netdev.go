@@ -57,6 +57,9 @@ var (
 
 // Parse reads `ibdev2netdev` or `ibdev2netdev -v` output.
 func Parse(data []byte) (*Result, error) {
+	if err := parse.Complete("ibdev2netdev", data); err != nil {
+		return nil, err
+	}
 	res := &Result{Mappings: []Mapping{}}
 	s := strings.ReplaceAll(string(data), "\r\n", "\n")
 	for i, raw := range strings.Split(s, "\n") {
@@ -67,6 +70,11 @@ func Parse(data []byte) (*Result, error) {
 		m, ok := parseLine(line)
 		if !ok {
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected '<ibdev> port <n> ==> <netdev> (<state>)'"}
+		}
+		for _, o := range res.Mappings {
+			if o.Device == m.Device && o.Port == m.Port {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "device " + m.Device + " port listed a second time (two outputs run together?)"}
+			}
 		}
 		res.Mappings = append(res.Mappings, m)
 	}

@@ -98,6 +98,9 @@ func isDiag(line string) bool {
 
 // Parse reads `ibstat` or `ibstat CA [PORT]` output.
 func Parse(data []byte) (*Result, error) {
+	if err := parse.Complete("ibstat", data); err != nil {
+		return nil, err
+	}
 	res := &Result{CAs: []CA{}}
 	var ca *CA
 	var port *Port
@@ -113,6 +116,11 @@ func Parse(data []byte) (*Result, error) {
 			continue
 		}
 		if m := caHeader.FindStringSubmatch(line); m != nil {
+			for _, c := range res.CAs {
+				if c.Name == m[2] {
+					return nil, &parse.Error{Tool: tool, Line: n, Text: raw, Reason: "CA " + m[2] + " listed a second time (two outputs run together?)"}
+				}
+			}
 			res.CAs = append(res.CAs, CA{Name: m[2], NodeType: m[1], Ports: []Port{}})
 			ca, port = &res.CAs[len(res.CAs)-1], nil
 			continue

@@ -58,6 +58,9 @@ var (
 
 // ParseStatus reads `ibstatus [dev[:port]]` output.
 func ParseStatus(data []byte) (*StatusResult, error) {
+	if err := parse.Complete("ibstatus", data); err != nil {
+		return nil, err
+	}
 	res := &StatusResult{Ports: []StatusPort{}}
 	var port *StatusPort
 	var fatal []string
@@ -75,6 +78,11 @@ func ParseStatus(data []byte) (*StatusResult, error) {
 			num, err := strconv.Atoi(m[2])
 			if err != nil {
 				return nil, &parse.Error{Tool: statusTool, Line: n, Text: raw, Reason: "port number is not a number"}
+			}
+			for _, p := range res.Ports {
+				if p.Device == m[1] && p.Port == num {
+					return nil, &parse.Error{Tool: statusTool, Line: n, Text: raw, Reason: "device " + m[1] + " port " + m[2] + " listed a second time (two outputs run together?)"}
+				}
 			}
 			res.Ports = append(res.Ports, StatusPort{Device: m[1], Port: num})
 			port = &res.Ports[len(res.Ports)-1]

@@ -31,6 +31,9 @@ var (
 
 // ParseDevices reads ibv_devices output.
 func ParseDevices(data []byte) (*DevicesResult, error) {
+	if err := parse.Complete("ibv_devices", data); err != nil {
+		return nil, err
+	}
 	res := &DevicesResult{Devices: []ListedDevice{}}
 	var msgs []string
 	header := false

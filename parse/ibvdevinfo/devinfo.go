@@ -73,6 +73,9 @@ var gidLine = regexp.MustCompile(`^GID\[\s*(\d+)\]:\s*([^,\s]+)(?:,\s*(.+))?$`)
 
 // Parse reads ibv_devinfo output.
 func Parse(data []byte) (*Result, error) {
+	if err := parse.Complete("ibv_devinfo", data); err != nil {
+		return nil, err
+	}
 	res := &Result{Devices: []Device{}}
 	var dev *Device
 	var port *Port
@@ -96,6 +99,11 @@ func Parse(data []byte) (*Result, error) {
 		case hasColon && key == "hca_id":
 			if value == "" {
 				return nil, fail("hca_id without a name")
+			}
+			for _, d := range res.Devices {
+				if d.Name == value {
+					return nil, fail("hca_id " + value + " listed a second time (two outputs run together?)")
+				}
 			}
 			res.Devices = append(res.Devices, Device{Name: value, Ports: []Port{}})
 			dev, port = &res.Devices[len(res.Devices)-1], nil

@@ -45,17 +45,20 @@ func ParseText(data []byte) (*Result, error) {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	if strings.TrimSpace(s) == "" {
+		return nil, &parse.Error{Tool: tool, Reason: "nothing printed (mpstat always prints its banner line)"}
+	}
 	p := textParser{res: &Result{Intervals: []Interval{}}}
 	for i, raw := range lines {
-		reason := p.line(raw)
-		if reason == "" {
-			continue
-		}
-		if i == len(lines)-1 && !complete && p.hdr != nil {
-			p.res.Truncated = true // cut mid-line when mpstat was stopped
+		if i == len(lines)-1 && !complete {
+			// Cut mid-line when mpstat was stopped: the cut line may read
+			// as a whole one ("86.0" for "86.00"), so it is never read.
+			p.res.Truncated = true
 			break
 		}
-		return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: reason}
+		if reason := p.line(raw); reason != "" {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: reason}
+		}
 	}
 	return p.res, nil
 }

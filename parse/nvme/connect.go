@@ -24,6 +24,9 @@ var connectRe = regexp.MustCompile(`^(?:connecting to )?device: (nvme\d+)$`)
 // (text or -o json). Failure text (as in a merged stderr) is an error
 // carrying the classified reason.
 func ParseConnect(data []byte) (*Connect, error) {
+	if err := parse.Complete("nvme connect", data); err != nil {
+		return nil, err
+	}
 	c := &Connect{Devices: []string{}}
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
 		var v struct {

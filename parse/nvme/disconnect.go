@@ -22,6 +22,9 @@ var disconnectRe = regexp.MustCompile(`^NQN:(\S+) disconnected (\d+) controller\
 // ParseDisconnect reads "nvme disconnect -n" output. Check Controllers:
 // nvme-cli once exited 1 on success and exits 0 when nothing matched.
 func ParseDisconnect(data []byte) (*Disconnect, error) {
+	if err := parse.Complete("nvme disconnect", data); err != nil {
+		return nil, err
+	}
 	lines := text.Lines(data)
 	var d *Disconnect
 	for i, l := range lines {

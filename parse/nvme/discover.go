@@ -57,6 +57,9 @@ var (
 
 // ParseDiscover reads "nvme discover" output, text or -o json.
 func ParseDiscover(data []byte) (*Discovery, error) {
+	if err := parse.Complete("nvme discover", data); err != nil {
+		return nil, err
+	}
 	lines := text.Lines(data)
 	start := -1
 	for i, l := range lines {

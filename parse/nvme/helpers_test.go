@@ -38,7 +38,11 @@ func section(t *testing.T, rel, from, to string) []byte {
 			}
 		}
 	}
-	return []byte(strings.Join(lines[start:end], "\n"))
+	out := strings.Join(lines[start:end], "\n")
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n" // the tool finished its last line; the sample split dropped it
+	}
+	return []byte(out)
 }
 
 // wantParseError checks that err is a *parse.Error for tool at line (0 =

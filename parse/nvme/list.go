@@ -67,6 +67,9 @@ type ListController struct {
 // ParseList reads "nvme list" or "nvme list -v" output, text or -o json
 // (1.x with Index/ProductName, 2.x with GenericPath or the -v nesting).
 func ParseList(data []byte) (*List, error) {
+	if err := parse.Complete("nvme list", data); err != nil {
+		return nil, err
+	}
 	lines := text.Lines(data)
 	tables, err := findTables(toolList, lines)
 	if err != nil {

@@ -31,6 +31,9 @@ var anaStates = map[string]bool{
 // ParseListSubsys reads "nvme list-subsys" output: the text tree of 1.x or
 // 2.x, or -o json in the 1.x (object) or 2.x (array of hosts) schema.
 func ParseListSubsys(data []byte) (*ListSubsys, error) {
+	if err := parse.Complete("nvme list-subsys", data); err != nil {
+		return nil, err
+	}
 	return parseSubsys(toolListSubsys, data)
 }
 
@@ -38,6 +41,9 @@ func ParseListSubsys(data []byte) (*ListSubsys, error) {
 // Each subsystem lists its namespaces with their paths, and Paths holds
 // every distinct controller path of the subsystem.
 func ParseShowTopology(data []byte) (*ListSubsys, error) {
+	if err := parse.Complete("nvme show-topology", data); err != nil {
+		return nil, err
+	}
 	return parseSubsys(toolTopology, data)
 }
 

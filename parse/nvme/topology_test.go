@@ -44,7 +44,7 @@ func TestShowTopologyJSON(t *testing.T) {
 
 	// ...and the sample closed after its third path reads fine.
 	head := strings.TrimRight(string(section(t, "nvme-cli/show-topology-json-2.x-tcp-ana-PARTIAL-pr1693.txt", "", `"Name":"nvme4"`)), " \n{")
-	fixed := strings.TrimSuffix(head, ",") + "]}]}]}]"
+	fixed := strings.TrimSuffix(head, ",") + "]}]}]}]\n"
 	l, err := ParseShowTopology([]byte(fixed))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, fixed)

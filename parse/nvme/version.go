@@ -24,6 +24,9 @@ var versionRe = regexp.MustCompile(`^(nvme|libnvme) version (\S+)(?: \(git ([^)]
 
 // ParseVersion reads "nvme version" output.
 func ParseVersion(data []byte) (*Version, error) {
+	if err := parse.Complete("nvme version", data); err != nil {
+		return nil, err
+	}
 	var v Version
 	for i, l := range text.Lines(data) {
 		t := strings.TrimSpace(l)

@@ -49,6 +49,9 @@ var noGPUPrefixes = []string{"NVIDIA-SMI has failed", "No devices were found", "
 // TABs.
 func ParseTopo(data []byte) (*Matrix, error) {
 	const tool = "nvidia-smi topo -m"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	lines := text.Lines(data)
 	i := 0
 	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {

@@ -40,6 +40,9 @@ var (
 
 // Parse reads `ofed_info -s`, `ofed_info -n` or `ofed_info` output.
 func Parse(data []byte) (*Result, error) {
+	if err := parse.Complete("ofed_info -s", data); err != nil {
+		return nil, err
+	}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, raw := range lines {
 		line := strings.TrimSpace(raw)

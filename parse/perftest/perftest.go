@@ -44,6 +44,9 @@ func warningLine(line string) bool {
 
 // Parse reads the output of any latency or bandwidth perftest binary.
 func Parse(data []byte) (*Result, error) {
+	if err := parse.Complete("perftest", data); err != nil {
+		return nil, err
+	}
 	p := parser{res: &Result{}}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, raw := range lines {

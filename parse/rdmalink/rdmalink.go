@@ -61,6 +61,9 @@ func noRDMA(line string) bool {
 
 // Parse reads text or JSON `rdma link show` output.
 func Parse(data []byte) (*Result, error) {
+	if err := parse.Complete("rdma link show", data); err != nil {
+		return nil, err
+	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{') {
 		return ParseJSON(data)
@@ -86,6 +89,11 @@ func ParseText(data []byte) (*Result, error) {
 		l, reason := parseTextLine(strings.Fields(line))
 		if reason != "" {
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: reason}
+		}
+		for _, o := range res.Links {
+			if o.Device == l.Device && o.Port == l.Port {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "link " + l.Device + " listed a second time (two outputs run together?)"}
+			}
 		}
 		res.Links = append(res.Links, l)
 	}
