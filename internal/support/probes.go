@@ -35,7 +35,7 @@ var Probes = []Probe{
 	{ID: "mmlsconfig_y", Command: mm("mmlsconfig -Y"), Parser: "mmlsconfig-y"},
 	{ID: "mmdiag_config_y", Command: mm("mmdiag --config -Y"), Parser: "mmdiag-config-y"},
 	{ID: "mmdiag_network", Command: mm("mmdiag --network"), Parser: "mmdiag-network"},
-	{ID: "mmdiag_verbs_y", Command: mm("mmdiag --verbs -Y")},
+	{ID: "mmdiag_verbs_y", Command: mm("mmdiag --verbs -Y"), Parser: "mmdiag-verbs-y"},
 	{ID: "mmgetstate_y", Command: mm("mmgetstate -Y"), Parser: "mmgetstate-y"},
 	{ID: "mmfsadm_verbs_status", Command: mm("mmfsadm test verbs status"), Parser: "mmfsadm-verbs-status"},
 	{ID: "mmfsadm_verbs_conn", Command: mm("mmfsadm test verbs conn"), Parser: "mmfsadm-verbs-conn"},

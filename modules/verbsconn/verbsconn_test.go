@@ -219,3 +219,45 @@ func TestMatchByEveryName(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
+
+// Where mmdiag --verbs -Y prints a connection table (Storage Scale 6.0.1;
+// the layout here is unverified, no public sample), it is preferred.
+func TestPrefersMmdiagVerbsY(t *testing.T) {
+	h := moduletest.NewFakeHost("gpfs01")
+	setup(t, "")(h)
+	h.Reply(connCmd, moduletest.Reply{Stdout: "must not be read\n"})
+	y := "mmdiag:verbsConn:HEADER:version:reserved:reserved:destination:hostname:state:\n"
+	for _, p := range []string{"gpfs02", "n131", "n095", "master", "login01"} {
+		y += "mmdiag:verbsConn:0:1:::" + ips[p] + ":" + p + ":RTS:\n"
+	}
+	h.Reply(`mmdiag --verbs -Y$`, moduletest.Reply{Stdout: y})
+	got, err := func() (result, error) {
+		resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)})
+		if err != nil {
+			return result{}, err
+		}
+		if resp.Evidence["mmdiag --verbs -Y"] == "" {
+			t.Errorf("evidence %v", resp.Evidence)
+		}
+		var miss []string
+		for it := resp.Outputs.GetAttr("missing").ElementIterator(); it.Next(); {
+			_, v := it.Element()
+			miss = append(miss, v.AsString())
+		}
+		return result{missing: strings.Join(miss, ",")}, nil
+	}()
+	if err != nil || got.missing != "login02" {
+		t.Fatalf("missing %q, err %v", got.missing, err)
+	}
+	// -Y without a connection table: mmfsadm is asked.
+	h.Reply(`mmdiag --verbs -Y$`, moduletest.Reply{Stdout: "mmdiag:verbsInfo:HEADER:version:reserved:reserved:status:\nmmdiag:verbsInfo:0:1:::started:\n"})
+	h.Reply(connCmd, moduletest.Reply{Stdout: conn(all...)})
+	if resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)}); err != nil || resp.Outputs.GetAttr("missing").LengthInt() != 0 {
+		t.Fatalf("fallback: %+v %v", resp, err)
+	}
+	// Malformed -Y output is unreadable, not fallback.
+	h.Reply(`mmdiag --verbs -Y$`, moduletest.Reply{Stdout: "mmdiag:verbsConn:0:1:::10.0.0.2:x:RTS:\n"})
+	if _, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, ``)}); err == nil || !strings.Contains(err.Error(), "prova could not read `mmdiag --verbs -Y` on gpfs01, line 1") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -15,6 +15,7 @@ func Parsers() []parse.Parser {
 		{Name: "mmlscluster", Command: "mmlscluster", Parse: wrap(ParseMmlscluster)},
 		{Name: "mmfsadm-verbs-status", Command: "mmfsadm test verbs status", Parse: wrap(ParseVerbsStatus)},
 		{Name: "mmfsadm-verbs-conn", Command: "mmfsadm test verbs conn", Parse: wrap(ParseVerbsConn)},
+		{Name: "mmdiag-verbs-y", Command: "mmdiag --verbs -Y (unverified format)", Parse: wrap(ParseMmdiagVerbsY)},
 		{Name: "mmfs-log", Command: "cat /var/adm/ras/mmfs.log.latest", Parse: wrap(ParseMmfsLog)},
 		{Name: "mmchconfig", Command: "mmchconfig", Parse: result},
 		{Name: "mmshutdown", Command: "mmshutdown", Parse: result},

@@ -20,6 +20,7 @@ func TestParsersRegistry(t *testing.T) {
 		"mmlscluster":          segmentOf(t, "gpfs/mmlscluster-ccr-7-nodes.txt", "mmlscluster", 0),
 		"mmfsadm-verbs-status": samples.Read(t, "gpfs/mmfsadm-test-verbs-status-started.txt"),
 		"mmfsadm-verbs-conn":   docExample(t),
+		"mmdiag-verbs-y":       []byte("mmdiag:verbsConn:HEADER:version:reserved:reserved:hostname:state:\nmmdiag:verbsConn:0:1:::gpfs02:RTS:\n"),
 		"mmfs-log":             samples.Read(t, "gpfs/mmfs-log-verbs-rdma-closed-connection-errors.txt"),
 		"mmchconfig":           samples.Read(t, "gpfs/mmchconfig-success-propagating-4.2.3.txt"),
 		"mmshutdown":           samples.Read(t, "gpfs/mmshutdown-N-single-node-ok-cherub-fixture.txt"),

@@ -30,6 +30,10 @@ type VerbsConns struct {
 	// Truncated is true when the output ends in the middle of a line; the
 	// cut line is not read.
 	Truncated bool `json:"truncated,omitempty"`
+	// NoTable (mmdiag --verbs -Y only) is true when the output has no
+	// section prova reads as a connection table; Columns then lists the
+	// sections it had.
+	NoTable bool `json:"no_table,omitempty"`
 }
 
 // VerbsConn is one connection. Name, Device, Port and QPs are empty/nil when

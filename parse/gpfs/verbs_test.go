@@ -212,3 +212,29 @@ func TestVerbsConnCutAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// mmdiag --verbs -Y has no public sample: these inputs follow the -Y rules
+// (HEADER rows) with field names through the verbs conn aliases.
+func TestMmdiagVerbsY(t *testing.T) {
+	in := "mmdiag:verbsInfo:HEADER:version:reserved:reserved:status:ports:\n" +
+		"mmdiag:verbsInfo:0:1:::started:2:\n" +
+		"mmdiag:verbsConn:HEADER:version:reserved:reserved:destination:hostname:state:device:port:qps:\n" +
+		"mmdiag:verbsConn:0:1:::10.0.0.2:gpfs02:RTS:mlx5_0:1:2:\n" +
+		"mmdiag:verbsConn:0:1:::10.0.0.3::error:mlx5_1:1:0:\n"
+	c, err := ParseMmdiagVerbsY([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NoTable || len(c.Conns) != 2 || !c.Connected("10.0.0.2", "") || c.Connected("10.0.0.3", "") || c.Conns[0].Name != "gpfs02" || c.Conns[1].Line != 5 {
+		t.Fatalf("%+v", c)
+	}
+	c, err = ParseMmdiagVerbsY([]byte("mmdiag:verbsInfo:HEADER:version:reserved:reserved:status:\nmmdiag:verbsInfo:0:1:::started:\n"))
+	if err != nil || !c.NoTable || len(c.Conns) != 0 || c.Columns[0] != "verbsInfo" {
+		t.Fatalf("no table: %+v, %v", c, err)
+	}
+	for _, bad := range []string{"", "Usage: mmdiag [--config]\n", "mmdiag:verbsConn:0:1:::10.0.0.2:x:RTS:\n"} {
+		if _, err := ParseMmdiagVerbsY([]byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

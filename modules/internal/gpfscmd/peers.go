@@ -23,13 +23,64 @@ type ConnRead struct {
 	Raw     string // stdout (and stderr, when the command failed)
 	Command string // the command as run, e.g. "mmfsadm test verbs conn"
 	Down    string // when mmfsadm could not reach the daemon: what it said
+	// Note says why mmdiag --verbs -Y was not used, when it was tried.
+	Note string
 }
 
-// VerbsConn runs mmfsadm test verbs conn on h (or "conns", when "conn" gives
-// a usage message) and parses it. A daemon that mmfsadm cannot reach gives
+// VerbsConn reads the RDMA connections of h: from mmdiag --verbs -Y where
+// the release has it and prints a connection table prova reads (preferred:
+// IBM documents it), else from mmfsadm test verbs conn (or "conns", when
+// "conn" gives a usage message). A daemon that mmfsadm cannot reach gives
 // no connections and Down names why. Output the parser cannot read is an
 // *UnreadableError: never "no connections".
 func VerbsConn(ctx context.Context, h module.Host) (ConnRead, error) {
+	r, ok, err := diagVerbs(ctx, h)
+	if err != nil || ok {
+		return r, err
+	}
+	note := r.Note
+	r, err = mmfsadmConns(ctx, h)
+	r.Note = note
+	return r, err
+}
+
+// DiagVerbsCommand is the connection listing of Storage Scale 6.0.1 and
+// later; its format is unverified (docs/gpfs-verbs-conn.md).
+var DiagVerbsCommand = MM("mmdiag", "--verbs", "-Y")
+
+// diagVerbs tries mmdiag --verbs -Y. ok is true when it printed a
+// connection table prova reads; a release without the option, a daemon
+// that is down, or -Y output without such a table gives ok false (the
+// caller asks mmfsadm) and a Note. Malformed -Y output is an
+// UnreadableError.
+func diagVerbs(ctx context.Context, h module.Host) (ConnRead, bool, error) {
+	r := ConnRead{Command: "mmdiag --verbs -Y"}
+	out, err := Probe(ctx, h, DiagVerbsCommand)
+	if err != nil {
+		return r, false, err
+	}
+	if out.RC != 0 {
+		r.Note = "mmdiag --verbs -Y not available (" + LastLine(out) + ")"
+		return r, false, nil
+	}
+	c, err := gpfs.ParseMmdiagVerbsY([]byte(out.Stdout))
+	if err != nil {
+		var pe *parse.Error
+		if errors.As(err, &pe) {
+			return r, false, &UnreadableError{Host: h.Name(), Command: r.Command, Err: pe}
+		}
+		return r, false, ParseFailure(h, err)
+	}
+	if c.NoTable {
+		r.Note = "mmdiag --verbs -Y has no connection table prova reads (sections: " + strings.Join(c.Columns, ", ") + ")"
+		return r, false, nil
+	}
+	r.Conns, r.Raw = c, out.Stdout
+	return r, true, nil
+}
+
+// mmfsadmConns reads mmfsadm test verbs conn (or conns).
+func mmfsadmConns(ctx context.Context, h module.Host) (ConnRead, error) {
 	var r ConnRead
 	var out module.Output
 	for i, sp := range VerbsConnSpellings {
