@@ -42,6 +42,18 @@ var real = []struct {
 	{"fio", "fio/randread-4k-normal.txt", 0, ""},
 	{"elbencho-resfile", "elbencho/resfile-sections-latpercent-lathisto-FIXTURE.txt", 0, ""},
 	{"perftest-lat", "perftest/ib_write_lat-rdma_cm-roce-dgx-spark.txt", 0, ""},
+	{"perftest-bw", "perftest/ib_write_bw-client-softroce-rxe0-65536.txt", 0, ""},
+	{"ibv-devinfo", "ibv_devinfo/ibv_devinfo-2-hcas-ib-active-eth-down-go-fixture.txt", 0, ""},
+	{"ibstatus", "ibstatus/ibstatus-mlx4-port1-active-fdr10-port2-down-polling-TABS.txt", 0, ""},
+	{"nvme-list-subsys", "nvme-cli/list-subsys-json-2.x-tcp-powerstore-gonvme-fixture.txt", 0, ""},
+	{"nvme-discover", "nvme-cli/discover-tcp-json-2-records-pr940.txt", 0, ""},
+	{"nvidia-smi-topo", "nvidia-smi-topo/topo-m-4gpu-nv18-4nic-nic-legend-go-fixture.txt", 0, ""},
+	{"elbencho-version", "elbencho/version-3.0-26-issue75.txt", 1, ""},
+	{"elbencho-csv", "elbencho/csvfile-3.1-1-weka-mkdirs-write-read-TRIMMED-fixture.txt", 0, ""},
+	{"fio", "fio/seqread-1m.json", 0, ""},
+	{"mmfsadm-verbs-status", "gpfs/mmfsadm-test-verbs-status-disabled.txt", 0, ""},
+	{"mmfs-log", "gpfs/mmfs-log-verbs-rdma-closed-connection-errors.txt", 0, ""},
+	{"rdma-link", "rdma-link/rdma-link-rxe-softroce-mailinglist.txt", 4, ""},
 }
 
 // gaps are the cases a parser is known not to survive yet, by parser and
@@ -57,9 +69,9 @@ var gaps = map[string][]string{
 	// To do (issue 14.4): these parsers read a second copy of their output
 	// as more rows, accept a leading banner, or give an empty result for
 	// empty output without saying so.
-	"gdscheck":         {parsecheck.Banner, parsecheck.Twice},
-	"nvme-list-subsys": {parsecheck.Empty, parsecheck.Blank, parsecheck.Twice},
-	"perftest-lat":     {parsecheck.Empty, parsecheck.Blank, parsecheck.Unrelated, parsecheck.HTML, parsecheck.NotFound, parsecheck.Banner, parsecheck.Twice},
+	"perftest-lat":     {parsecheck.Banner},
+	"perftest-bw":      {parsecheck.Banner},
+	"elbencho-csv":     {parsecheck.Twice},
 	"fio":              {parsecheck.Twice, parsecheck.Cut},
 	"elbencho-resfile": {parsecheck.Twice},
 }

@@ -113,6 +113,9 @@ func ParseGdscheck(data []byte) (*Check, error) {
 			c.PlatformVerified = c.PlatformVerification == "succeeded"
 			continue
 		case strings.HasPrefix(line, "GDS release version:"):
+			if c.GDSVersion != "" {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "a second 'GDS release version' line (two outputs run together?)"}
+			}
 			c.GDSVersion = strings.TrimSpace(strings.TrimPrefix(line, "GDS release version:"))
 			continue
 		case strings.HasPrefix(line, "nvidia_fs version:") || strings.HasPrefix(line, "libcufile version:") ||
@@ -138,6 +141,9 @@ func ParseGdscheck(data []byte) (*Check, error) {
 				continue
 			}
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected 'name : value'"}
+		}
+		if section == "" && key != "Platform" {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "unexpected line before the first section (gdscheck starts with its version lines)"}
 		}
 		c.field(section, key, value)
 	}

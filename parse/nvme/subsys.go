@@ -6,6 +6,9 @@ import "sort"
 // the NVMe subsystems and the controller paths to each.
 type ListSubsys struct {
 	Subsystems []Subsystem `json:"subsystems"`
+	// Empty is true when the command printed nothing (no subsystem
+	// connected): nvme-cli's empty form, not output prova failed to read.
+	Empty bool `json:"empty,omitempty"`
 }
 
 // Subsystem is one NVMe subsystem as seen by one host.

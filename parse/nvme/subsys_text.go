@@ -65,7 +65,7 @@ func parseSubsys(tool string, data []byte) (*ListSubsys, error) {
 			return nil, err
 		}
 		if blank(data) {
-			return &ListSubsys{Subsystems: []Subsystem{}}, nil // nothing connected
+			return &ListSubsys{Subsystems: []Subsystem{}, Empty: true}, nil // nothing connected: nvme-cli prints nothing
 		}
 		return nil, missing(tool, data, "subsystem")
 	}
@@ -79,6 +79,7 @@ func parseSubsysText(tool string, lines []string, start int) (*ListSubsys, error
 	errAt := func(i int, format string, a ...any) error {
 		return &parse.Error{Tool: tool, Line: i + 1, Text: lines[i], Reason: fmt.Sprintf(format, a...)}
 	}
+	seen := map[string]bool{}
 	flush := func() {
 		if cur != nil {
 			out.Subsystems = append(out.Subsystems, *cur)
@@ -94,6 +95,10 @@ func parseSubsysText(tool string, lines []string, start int) (*ListSubsys, error
 		case subsysHeadRe.MatchString(l):
 			flush()
 			m := subsysHeadRe.FindStringSubmatch(l)
+			if seen[m[1]] {
+				return nil, errAt(i, "subsystem %s a second time (two outputs run together?)", m[1])
+			}
+			seen[m[1]] = true
 			cur = &Subsystem{Name: m[1], NQN: strings.TrimSpace(m[2]), Paths: []Path{}}
 		case cur != nil && subsysAttrRe.MatchString(l):
 			m := subsysAttrRe.FindStringSubmatch(l)

@@ -55,6 +55,9 @@ func Parse(data []byte) (*Result, error) {
 		}
 	}
 	r := p.res
+	if r.Test == "" && r.Version == "" && !r.NoDevice && len(r.Columns) == 0 && len(r.Errors) == 0 {
+		return nil, &parse.Error{Tool: "perftest", Reason: "no test title, result table, version or device message: not perftest output (nothing printed?)"}
+	}
 	if r.Side == "" && (r.Test != "" || len(r.Columns) > 0) {
 		r.Side = "client"
 	}
@@ -115,6 +118,8 @@ func (p *parser) line(n int, raw string) error {
 		r.NoDevice = true
 		p.msgs = append(p.msgs, line)
 		return nil
+	case title.MatchString(line) && r.Test != "":
+		return p.fail(n, raw, "a second test title (two outputs run together?)")
 	case title.MatchString(line) && r.Test == "":
 		m := title.FindStringSubmatch(line)
 		r.Test, p.inHeader = line, true
