@@ -35,8 +35,8 @@ func TestPerftestClient(t *testing.T) {
 	} {
 		t.Run(c.sample, func(t *testing.T) {
 			out := string(samples.Read(t, c.sample))
-			if i := strings.Index(out, "\n"+c.tool+" "); i >= 0 && strings.Contains(c.sample, "server-and-client") {
-				out = out[i:] // the client half
+			if i := strings.LastIndex(out, "]# "+c.tool+" "); i >= 0 && strings.Contains(c.sample, "server-and-client") {
+				out = out[i+strings.Index(out[i:], "\n")+1:] // the client half, after its prompt line
 			}
 			h := moduletest.NewFakeHost("client1")
 			load(t).common(h)
