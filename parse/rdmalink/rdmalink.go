@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -103,8 +104,13 @@ func ParseText(data []byte) (*Result, error) {
 }
 
 func parseTextLine(f []string) (Link, string) {
+	// Older iproute2 releases print "<ifindex>/<port>: <dev>/<port>: ..."
+	// where newer ones print "link <dev>/<port> ...".
+	if len(f) >= 2 && oldPrefix.MatchString(f[0]) && strings.HasSuffix(f[1], ":") {
+		f = append([]string{"link", strings.TrimSuffix(f[1], ":")}, f[2:]...)
+	}
 	if len(f) < 2 || f[0] != "link" {
-		return Link{}, "expected 'link <dev>/<port> ...'"
+		return Link{}, "expected 'link <dev>/<port> ...' (or '<index>/<port>: <dev>/<port>: ...' of older iproute2)"
 	}
 	dev, portStr, ok := strings.Cut(f[1], "/")
 	port, err := strconv.Atoi(portStr)
@@ -143,6 +149,10 @@ func parseTextLine(f []string) (Link, string) {
 	}
 	return l, ""
 }
+
+// oldPrefix is the "<ifindex>/<port>:" that older iproute2 releases print
+// first on each rdma link line.
+var oldPrefix = regexp.MustCompile(`^\d+/\d+:$`)
 
 func atoi(s string, dst *int, what string) string {
 	v, err := strconv.Atoi(s)

@@ -134,3 +134,20 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Older iproute2 releases print "<ifindex>/<port>: <dev>/<port>: ...".
+func TestOlderIproute2Sample(t *testing.T) {
+	r, err := Parse(last(sections(t, "rdma-link/rdma-link-older-iproute2-index-prefix-i40iw-mlx5.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Links) != 4 || r.NoDevice {
+		t.Fatalf("%+v", r)
+	}
+	if l := r.Links[0]; l.Device != "i40iw0" || l.Port != 1 || l.State != "DOWN" || l.PhysicalState != "NOP" || l.Netdev != "" {
+		t.Errorf("link 0 = %+v", l)
+	}
+	if l := r.Links[3]; l.Device != "mlx5_1" || l.State != "ACTIVE" || l.PhysicalState != "LINK_UP" || l.Netdev != "ens803f1" {
+		t.Errorf("link 3 = %+v", l)
+	}
+}
