@@ -38,6 +38,8 @@ var real = []struct {
 	{"nvidia-smi-topo", "nvidia-smi-topo/topo-m-8gpu-nvlink-nv1-nv2-mlx5_0-driver440.txt", 0, ""},
 	{"mpstat", "mpstat/mpstat-P-ALL-1-2-C-locale.txt", 0, ""},
 	{"mpstat", "mpstat/mpstat-o-JSON-P-ALL-1-2.json", 0, ""},
+	{"mpstat", "mpstat/mpstat-P-ALL-2-de_DE-decimal-comma-2009.txt", 0, ""},
+	{"rdma-link", "rdma-link/rdma-link-older-iproute2-index-prefix-i40iw-mlx5.txt", 0, ""},
 	{"fio", "fio/randread-4k.json", 0, ""},
 	{"fio", "fio/randread-4k-normal.txt", 0, ""},
 	{"elbencho-resfile", "elbencho/resfile-sections-latpercent-lathisto-FIXTURE.txt", 0, ""},

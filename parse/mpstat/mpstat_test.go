@@ -228,3 +228,22 @@ func TestAMPMWithoutP(t *testing.T) {
 		t.Errorf("got %+v / %+v", r, s)
 	}
 }
+
+// A German locale: decimal comma, a dotted date and "Durchschn.:" for the
+// average block (real sample, sysstat 2009).
+func TestGermanLocaleSample(t *testing.T) {
+	secs := sections(t, "mpstat/mpstat-P-ALL-2-de_DE-decimal-comma-2009.txt")
+	r, err := Parse(secs[len(secs)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Host.Date != "09.07.2009" || r.Host.CPUs != 2 || len(r.Intervals) != 10 || len(r.Average) != 3 || r.Truncated {
+		t.Fatalf("host %+v, %d intervals, %d average rows", r.Host, len(r.Intervals), len(r.Average))
+	}
+	if a := r.Average[0]; a.CPU != "all" || a.Usr != 0.69 || a.Sys != 0.64 || a.Idle != 98.64 {
+		t.Errorf("average all = %+v", a)
+	}
+	if c := r.Intervals[1].CPUs[1]; c.CPU != "0" || c.Idle != 100 {
+		t.Errorf("interval 2 cpu 0 = %+v", c)
+	}
+}
