@@ -170,6 +170,16 @@ func TestLabFaults(t *testing.T) {
 			if !found {
 				t.Errorf("no node diagnosed %s: %v\n%s", tc.cause, expl, r.Describe())
 			}
+			// The lab's mmdiag --network and mmfs.log are independent
+			// witnesses of what its mmfsadm prints: they must agree.
+			for node, e := range expl {
+				if strings.Contains(e, "witnesses disagree") {
+					t.Errorf("%s: %s", node, e)
+				}
+			}
+			if tc.cause == "connect_failed" && !strings.Contains(expl["gpfs04"], "witnesses agree: verbs conn, mmdiag --network, GPFS log") {
+				t.Errorf("gpfs04: %s", expl["gpfs04"])
+			}
 		})
 	}
 }

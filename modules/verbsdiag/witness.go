@@ -40,7 +40,7 @@ func networkWitness(d *gpfs.NetworkDiag, down string, started bool, expected []s
 		return w
 	}
 	want := set(expected)
-	hasRDMA := d.RDMA != nil
+	hasRDMA := d.RDMATable
 	for _, row := range d.RDMA {
 		if p := resolve(row["hostname"]); want[p] {
 			w.RDMA[p] = true

@@ -21,6 +21,9 @@ type NetworkDiag struct {
 	// the lowercased header names; "device" holds the fabric/device line
 	// the row belongs to.
 	RDMA []map[string]string `json:"rdma,omitempty"`
+	// RDMATable is true when the output has that section at all (it may
+	// list no connection).
+	RDMATable bool `json:"rdma_table,omitempty"`
 	// Sections keeps the indented lines of every other section by title.
 	Sections map[string][]string `json:"sections,omitempty"`
 }
@@ -72,6 +75,9 @@ func ParseMmdiagNetwork(data []byte) (*NetworkDiag, error) {
 				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "section " + strconv.Quote(section) + " a second time (two outputs run together?)"}
 			}
 			seen[section] = true
+			if section == "RDMA Connections between nodes" {
+				d.RDMATable = true
+			}
 			continue
 		}
 		switch section {

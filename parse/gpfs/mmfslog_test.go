@@ -195,3 +195,39 @@ func TestMmfsLogPagepoolNotRegisteredSample(t *testing.T) {
 		})
 	}
 }
+
+// The timestamp styles GPFS has written: ISO 8601 (default since 5.x), and
+// the older date(1)-like form that clusters with mmfsLogTimeStampISO8601=no
+// still write, with milliseconds, with a zone, or neither, and lines of old
+// releases without a [severity]. No public log in the older form was found:
+// these lines are constructed from the documented layouts.
+func TestMmfsLogTimestampStyles(t *testing.T) {
+	utc2 := time.FixedZone("", 2*3600)
+	for _, tc := range []struct {
+		line string
+		want time.Time
+		sev  string
+	}{
+		{"2025-09-12_15:01:03.590+0200: [I] VERBS RDMA started.", time.Date(2025, 9, 12, 15, 1, 3, 590e6, utc2), "I"},
+		{"Mon Jun 25 22:23:36.298 2018: [I] VERBS RDMA started.", time.Date(2018, 6, 25, 22, 23, 36, 298e6, time.UTC), "I"},
+		{"Mon Jun  4 22:23:36.298 2018: [I] VERBS RDMA started.", time.Date(2018, 6, 4, 22, 23, 36, 298e6, time.UTC), "I"},
+		{"Thu Mar 15 14:00:12 2012: VERBS RDMA started.", time.Date(2012, 3, 15, 14, 0, 12, 0, time.UTC), ""},
+		{"Thu Mar 15 14:00:12.123456 2012: VERBS RDMA started.", time.Date(2012, 3, 15, 14, 0, 12, 123456e3, time.UTC), ""},
+	} {
+		l, err := ParseMmfsLog([]byte(tc.line + "\n"))
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		e := l.Entries[0]
+		if e.Time == nil || !e.Time.Equal(tc.want) || e.Severity != tc.sev || e.Event != EventVerbsStarted || e.Message != "VERBS RDMA started." {
+			t.Errorf("%q: %+v (time %v)", tc.line, e, e.Time)
+		}
+	}
+	// Starts-like-a-timestamp but is not one: an error, never an untimed line.
+	for _, bad := range []string{"2025-13-12_15:01:03.590+0200: [I] x", "Mon Jun 31 22:23:36.298 2018: [I] x"} {
+		if _, err := ParseMmfsLog([]byte(bad + "\n")); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
