@@ -250,14 +250,3 @@ func connRow(cols, f []string) (VerbsConn, string) {
 	}
 	return e, ""
 }
-
-func hasColumn(f []string, names ...string) bool {
-	for _, h := range f {
-		for _, n := range names {
-			if strings.EqualFold(h, n) {
-				return true
-			}
-		}
-	}
-	return false
-}
