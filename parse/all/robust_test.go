@@ -74,7 +74,7 @@ var gaps = map[string][]string{
 	"perftest-lat":     {parsecheck.Banner},
 	"perftest-bw":      {parsecheck.Banner},
 	"elbencho-csv":     {parsecheck.Twice},
-	"fio":              {parsecheck.Twice, parsecheck.Cut},
+	"fio":              {parsecheck.Twice},
 	"elbencho-resfile": {parsecheck.Twice},
 }
 

@@ -9,6 +9,9 @@ import (
 // Parse reads fio's stdout in any of the formats json, json+, normal and
 // normal,json (where the JSON is used). A failed job is an error naming it.
 func Parse(data []byte) (*Result, error) {
+	if err := parse.Complete("fio", data); err != nil {
+		return nil, err
+	}
 	raw, line, ok, err := findJSON(data)
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	if ok {
