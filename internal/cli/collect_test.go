@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/provadev/prova/internal/support"
 	"github.com/provadev/prova/lab"
 	"github.com/provadev/prova/lab/labtest"
+	"github.com/provadev/prova/lab/sim/gpfs"
 )
 
 func scenarioFile(t *testing.T, name string) string {
@@ -123,5 +125,27 @@ func TestParseBundleReportsFailures(t *testing.T) {
 	}
 	if code, _, errs := run(t, "parse", "--bundle", file); code != 1 || !strings.Contains(errs, "not a prova support bundle") {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// The support loop on the lab: gpfs04's mmfsadm prints a layout prova cannot
+// read; collect records the parse error, and parse --bundle names the host,
+// the probe and the line, and fails.
+func TestCollectUnreadableOnLab(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a lab")
+	}
+	l := labtest.Start(t, 4, scenarioFile(t, "gpfs-verbs-conn-unreadable.hcl"))
+	if err := gpfs.Seed(l.Dir(), gpfs.Settings{Settle: time.Millisecond, Config: map[string]string{"verbsRdma": "enable", "verbsPorts": "mlx5_0/1 mlx5_1/1"}}); err != nil {
+		t.Fatal(err)
+	}
+	bundle := filepath.Join(t.TempDir(), "b.tar.gz")
+	code, out, errs := run(t, "collect", "-i", l.InventoryPath(), "--limit", "gpfs01,gpfs04", "--out", bundle, "--ssh-config", "none")
+	if code != 0 || !strings.Contains(out, "2 host(s)") || !strings.Contains(out, "1 output(s) prova could not read") {
+		t.Fatalf("collect exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = run(t, "parse", "--bundle", bundle)
+	if code != 1 || !strings.Contains(out, "gpfs04  mmfsadm_verbs_conn") || !strings.Contains(out, "line 3") || strings.Contains(out, "gpfs01  mmfsadm_verbs_conn ") {
+		t.Fatalf("parse --bundle exit %d\n%s", code, out)
 	}
 }
