@@ -74,7 +74,9 @@ type args struct {
 func (*Conn) NewArgs() any { return new(args) }
 
 // Reads implements module.ReadOnly.
-func (*Conn) Reads(cty.Value) string { return "reads mmfsadm test verbs conn and mmlscluster" }
+func (*Conn) Reads(cty.Value) string {
+	return "reads mmdiag --verbs -Y where it exists, else mmfsadm test verbs conn (or conns), and mmlscluster"
+}
 
 // Apply reads the connections and the cluster and compares them.
 func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {

@@ -71,7 +71,7 @@ func TestConformance(t *testing.T) {
 	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "all_connected", Setup: setup(t, conn(all...))},
 		{Name: "expected_subset", Body: `expected = ["gpfs02.example.com", "10.25.80.131"]`, Setup: setup(t, conn("gpfs02=connected"))},
-	}, `^hostname; hostname -I$`, `mmlscluster$`, `mmfsadm test verbs (status|conn)$`, `mmlsconfig -Y$`))
+	}, `^hostname; hostname -I$`, `mmlscluster$`, `mmfsadm test verbs (status|conns?)$`, `mmdiag --(verbs -Y|network)$`, `mmlsconfig -Y$`))
 }
 
 func decode(t *testing.T, src string) cty.Value {

@@ -102,7 +102,7 @@ func TestConformance(t *testing.T) {
 	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "healthy", Setup: healthy("fake1").setup},
 		{Name: "port_missing", Body: `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "23.10-1.1.9.0" }`, Setup: bad.setup},
-	}, `^ibstat`, `^ibdev2netdev$`, `^ofed_info -s$`, `^hostname; hostname -I$`, `mmlsconfig -Y$`, `mmlscluster$`, `mmfsadm test verbs (status|conn)$`, `^tail -n \d+ -- `, `^systemctl is-active gpfs$`, `mmdiag --config -Y$`, `mmgetstate -Y$`))
+	}, `^ibstat`, `^ibdev2netdev$`, `^ofed_info -s$`, `^hostname; hostname -I$`, `mmlsconfig -Y$`, `mmlscluster$`, `mmfsadm test verbs (status|conns?)$`, `mmdiag --(verbs -Y|network)$`, `^tail -n \d+ -- `, `^systemctl is-active gpfs$`, `mmdiag --config -Y$`, `mmgetstate -Y$`))
 }
 
 const versions = `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "23.10-1.1.9.0", gpfs03 = "23.10-1.1.9.0" }`
