@@ -5,14 +5,16 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"strings"
 	"sync"
 
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
 )
 
-// streamingHost passes every line a command prints to the observer as an
-// Output event, besides the module's own writers.
+// streamingHost passes what a command prints to the observer as Output
+// events, one per chunk of whole lines (see lineWriter), besides the
+// module's own writers.
 type streamingHost struct {
 	module.Host
 	step string
@@ -39,37 +41,61 @@ func tee(w io.Writer, lw *lineWriter) io.Writer {
 	return io.MultiWriter(w, lw)
 }
 
-// lineWriter buffers partial lines and emits whole ones.
+// maxLine is the longest partial line a lineWriter holds back: an endless
+// line is emitted in pieces of this size.
+const maxLine = 64 << 10
+
+// lineWriter emits whole lines: every Write that completes one or more
+// lines emits them all at once, as one chunk (see event.Output), and keeps
+// the unfinished last line for the next Write. A command printing a
+// thousand lines in one read from the connection costs one event, not a
+// thousand.
 type lineWriter struct {
 	mu   sync.Mutex
-	buf  []byte
+	buf  []byte // the unfinished line
 	emit func(string)
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
+	n := len(p)
+	if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
+		var text string
+		if len(w.buf) == 0 {
+			text = chunkText(p[:i])
+		} else {
+			w.buf = append(w.buf, p[:i]...)
+			text = chunkText(w.buf)
+			w.buf = w.buf[:0]
 		}
-		w.emit(string(bytes.TrimSuffix(w.buf[:i], []byte("\r"))))
-		w.buf = w.buf[i+1:]
+		w.emit(text)
+		p = p[i+1:]
 	}
-	if len(w.buf) > 64<<10 { // an endless line: emit what we have
-		w.emit(string(w.buf))
-		w.buf = w.buf[:0]
+	w.buf = append(w.buf, p...)
+	for len(w.buf) > maxLine { // an endless line: emit what we have
+		w.emit(string(w.buf[:maxLine]))
+		w.buf = append(w.buf[:0], w.buf[maxLine:]...)
 	}
-	return len(p), nil
+	return n, nil
 }
 
+// Flush emits the unfinished line, if any.
 func (w *lineWriter) Flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.buf) > 0 {
-		w.emit(string(w.buf))
+		w.emit(chunkText(w.buf))
 		w.buf = nil
 	}
+}
+
+// chunkText returns lines (joined by newlines, without the last one) as a
+// string with the carriage return at the end of each line removed.
+func chunkText(lines []byte) string {
+	if bytes.IndexByte(lines, '\r') < 0 {
+		return string(lines)
+	}
+	s := strings.ReplaceAll(string(lines), "\r\n", "\n")
+	return strings.TrimSuffix(s, "\r")
 }

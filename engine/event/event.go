@@ -1,6 +1,7 @@
 package event
 
 import (
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -57,13 +58,23 @@ type HostStarted struct {
 	Host string `json:"host"`
 }
 
-// Output is one line a command printed on a host.
+// Output is what a command printed on a host: the whole lines that arrived
+// together (one read from the connection), in order. The engine emits one
+// Output per chunk, not per line, so that a tool printing thousands of
+// lines costs a few events; a line is never split between two events
+// unless it is longer than 64 KiB.
 type Output struct {
 	Step   string `json:"step"`
 	Host   string `json:"host"`
 	Stream string `json:"stream"` // "stdout" or "stderr"
-	Line   string `json:"line"`
+	// Line holds one or more lines joined by "\n", without the final
+	// newline and without carriage returns at line ends. Use Lines to
+	// split it.
+	Line string `json:"line"`
 }
+
+// Lines returns the lines of the chunk.
+func (o Output) Lines() []string { return strings.Split(o.Line, "\n") }
 
 // Progress is the state of a long operation on a host.
 type Progress struct {
