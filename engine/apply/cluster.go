@@ -7,7 +7,6 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/program"
@@ -23,11 +22,13 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 		Progress: func(host string, p module.Progress) {
 			obs.Observe(event.Progress{Step: s.ID(), Host: host, Message: p.Message, Elapsed: p.Elapsed, Remaining: p.Remaining})
 		}}
+	se := r.stepEval(s)
 	for _, h := range batch {
 		obs.Observe(event.HostStarted{Step: s.ID(), Host: h})
-		hctx := eval.WithEach(r.scope.HostSteps(h, r.results, cty.NilVal, s.Deps), s.Each)
+		hctx := se.host(h, cty.NilVal)
 		if s.When != nil {
-			ok, diags := condition(s.When, hctx, "when")
+			v, wd := se.when(hctx)
+			ok, diags := checkCondition(v, wd, s.When, hctx, "when")
 			if diags.HasErrors() {
 				outcomes[h] = outcome{status: event.Failed, message: "when: " + diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
 				continue
@@ -38,10 +39,8 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 			}
 		}
 		if req.Args == cty.NilVal {
-			args, diags := program.DecodeArgs(s, hctx)
-			if !diags.HasErrors() {
-				diags = append(diags, program.AttachRange(s.Module.Validate(args), s.DeclRange)...)
-			}
+			args, diags, valid := se.decodeArgs(hctx)
+			diags = append(diags[:len(diags):len(diags)], valid...)
 			if diags.HasErrors() || !args.IsWhollyKnown() {
 				msg := "arguments still unknown at apply time"
 				if diags.HasErrors() {
@@ -83,10 +82,11 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 
 func (r *Runner) finishCluster(s *program.Step, m program.Meta, batch []string, outcomes map[string]outcome, start time.Time) []outcome {
 	var out []outcome
+	se := r.stepEval(s)
 	for _, h := range batch {
 		o := outcomes[h]
 		o.value = resultValue(s.ResultType, h, o.resp, o.status, o.message)
-		o = r.judge(s, o, h)
+		o = r.judge(se, o, h)
 		r.results.Set(s.Name, h, o.value)
 		r.count(h, o.status)
 		r.opts.Observer.Observe(event.HostFinished{Step: s.ID(), Host: h, Status: o.status, Message: o.message,

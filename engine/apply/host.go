@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/program"
@@ -54,9 +53,11 @@ func (r *Runner) hostFor(s *program.Step, m program.Meta, name string) module.Ho
 }
 
 func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
-	hctx := eval.WithEach(r.scope.HostSteps(host, r.results, cty.NilVal, s.Deps), s.Each)
+	se := r.stepEval(s)
+	hctx := se.host(host, cty.NilVal)
 	if s.When != nil {
-		ok, diags := condition(s.When, hctx, "when")
+		v, wd := se.when(hctx)
+		ok, diags := checkCondition(v, wd, s.When, hctx, "when")
 		if diags.HasErrors() {
 			return outcome{status: event.Failed, message: "when: " + diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
 		}
@@ -71,16 +72,15 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 	}
 	var o outcome
 	for attempt := 1; ; attempt++ {
-		o = r.attempt(ctx, s, m, h, hctx)
+		o = r.attempt(ctx, se, m, h, hctx)
 		if o.status == event.Unreachable || ctx.Err() != nil {
 			return o
 		}
 		o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
-		o = r.judge(s, o, host)
+		o = r.judge(se, o, host)
 		retry := o.status == event.Failed
 		if !retry && s.Until != nil {
-			self := eval.WithEach(r.scope.HostSteps(host, r.results, o.value, s.Deps), s.Each)
-			ok, diags := condition(s.Until, self, "until")
+			ok, diags := condition(s.Until, se.host(host, o.value), "until")
 			if diags.HasErrors() {
 				o.status, o.message = event.Failed, "until: "+diagText(diags)
 				o.resp.Diagnostics = append(o.resp.Diagnostics, diags...)
@@ -122,7 +122,8 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 }
 
 // attempt runs the module once, under the step's timeout.
-func (r *Runner) attempt(ctx context.Context, s *program.Step, m program.Meta, h module.Host, hctx *hcl.EvalContext) outcome {
+func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h module.Host, hctx *hcl.EvalContext) outcome {
+	s := se.s
 	actx := ctx
 	if m.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -139,10 +140,8 @@ func (r *Runner) attempt(ctx context.Context, s *program.Step, m program.Meta, h
 		}
 		return statusOf(resp, m)
 	}
-	args, diags := program.DecodeArgs(s, hctx)
-	if !diags.HasErrors() {
-		diags = append(diags, program.AttachRange(s.Module.Validate(args), s.DeclRange)...)
-	}
+	args, diags, valid := se.decodeArgs(hctx)
+	diags = append(diags[:len(diags):len(diags)], valid...)
 	if diags.HasErrors() {
 		return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
 	}
@@ -189,11 +188,12 @@ func statusOf(resp module.ApplyResponse, m program.Meta) outcome {
 }
 
 // judge applies changed_when and failed_when, which see the result as self.
-func (r *Runner) judge(s *program.Step, o outcome, host string) outcome {
+func (r *Runner) judge(se *stepEval, o outcome, host string) outcome {
+	s := se.s
 	if s.ChangedWhen == nil && s.FailedWhen == nil {
 		return o
 	}
-	self := eval.WithEach(r.scope.HostSteps(host, r.results, o.value, s.Deps), s.Each)
+	self := se.host(host, o.value)
 	if s.FailedWhen != nil {
 		failed, diags := condition(s.FailedWhen, self, "failed_when")
 		switch {
@@ -228,6 +228,12 @@ func (r *Runner) judge(s *program.Step, o outcome, host string) outcome {
 // condition evaluates a boolean meta-argument.
 func condition(e hcl.Expression, ctx *hcl.EvalContext, what string) (bool, hcl.Diagnostics) {
 	v, diags := e.Value(ctx)
+	return checkCondition(v, diags, e, ctx, what)
+}
+
+// checkCondition checks the value v (with diags) of a boolean
+// meta-argument e evaluated in ctx.
+func checkCondition(v cty.Value, diags hcl.Diagnostics, e hcl.Expression, ctx *hcl.EvalContext, what string) (bool, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return false, diags
 	}

@@ -90,9 +90,10 @@ func (r *Runner) dependsOnDirty(s *program.Step) bool {
 // later steps see.
 func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, host string) (event.PlannedHost, cty.Value) {
 	unknown := cty.UnknownVal(s.ResultType)
-	hctx := eval.WithEach(r.scope.HostSteps(host, r.results, cty.NilVal, s.Deps), s.Each)
+	se := r.stepEval(s)
+	hctx := se.host(host, cty.NilVal)
 	if s.When != nil {
-		v, diags := s.When.Value(hctx)
+		v, diags := se.when(hctx)
 		switch {
 		case diags.HasErrors():
 			return planFailed(s, host, event.PlanError, "when: "+diagText(diags), diags), unknown
@@ -105,7 +106,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		}
 	}
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
-		if r.dependsOnDirty(s) {
+		if se.dependsOnDirty(r) {
 			return planned(s, host, event.PlanUnknown, "depends on a step planned to change"), unknown
 		}
 		_, known, diags := be.EvalBody(s.Body, hctx)
@@ -118,18 +119,18 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		// Its inputs are known: evaluate it as apply would.
 		return r.probeForReal(ctx, s, m, host, "holds")
 	}
-	args, diags := program.DecodeArgs(s, hctx)
+	args, diags, valid := se.decodeArgs(hctx)
 	if diags.HasErrors() {
 		return planFailed(s, host, event.PlanError, diagText(diags), diags), unknown
 	}
 	if !args.IsWhollyKnown() {
-		if r.dependsOnDirty(s) {
+		if se.dependsOnDirty(r) {
 			return planned(s, host, event.PlanUnknown, "depends on a step planned to change"), unknown
 		}
 		return planned(s, host, event.PlanUnknown, "arguments depend on results of earlier steps"), unknown
 	}
-	if d := program.AttachRange(s.Module.Validate(args), s.DeclRange); d.HasErrors() {
-		return planFailed(s, host, event.PlanError, diagText(d), d), unknown
+	if valid.HasErrors() {
+		return planFailed(s, host, event.PlanError, diagText(valid), valid), unknown
 	}
 	// Known arguments: a destructive step that would be refused is certain
 	// to fail, even downstream of a change.
@@ -139,7 +140,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		p.Destructive = reason
 		return p, unknown
 	}
-	if r.dependsOnDirty(s) {
+	if se.dependsOnDirty(r) {
 		p := planned(s, host, event.PlanUnknown, "depends on a step planned to change")
 		p.Destructive = reason
 		return p, unknown

@@ -53,6 +53,9 @@ type Runner struct {
 	firstChange *program.Step
 	// order is each step's position in the run.
 	order map[*program.Step]int
+
+	evalMu sync.Mutex
+	evals  map[string]*stepEval // by step name, made by stepEval
 }
 
 // New prepares a run. The scope must have its locals set.

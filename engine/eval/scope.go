@@ -58,6 +58,7 @@ type Scope struct {
 	hostVals  map[string]cty.Value
 	// stepTypes holds each step's result type, by step name.
 	stepTypes map[string]cty.Type
+	scopeCache
 }
 
 // NewScope builds a scope. groups maps group names to member host names in
@@ -248,8 +249,13 @@ func (r *Results) Get(step, host string) (cty.Value, bool) {
 }
 
 func (r *Results) values(step, host string, ty cty.Type) (cty.Value, cty.Value) {
+	return r.own(step, host, ty), r.perHost(step, ty)
+}
+
+// own returns host's result of step: its own, the shared one of a run_once
+// step, or a skipped result when the step did not run on host.
+func (r *Results) own(step, host string, ty cty.Type) cty.Value {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	m := r.byStep[step]
 	own, ok := m[host]
 	if !ok {
@@ -257,11 +263,21 @@ func (r *Results) values(step, host string, ty cty.Type) (cty.Value, cty.Value) 
 			own, ok = m[h]
 		}
 	}
+	r.mu.Unlock()
 	if !ok {
 		own = SkippedResult(ty, host)
 	}
+	return own
+}
+
+// perHost returns every host's result of step as a map by host name,
+// memoised until the next Set of that step.
+func (r *Results) perHost(step string, ty cty.Type) cty.Value {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	ph, cached := r.perHostCache[step]
 	if !cached {
+		m := r.byStep[step]
 		if len(m) == 0 {
 			ph = cty.MapValEmpty(ty)
 		} else {
@@ -269,7 +285,7 @@ func (r *Results) values(step, host string, ty cty.Type) (cty.Value, cty.Value) 
 		}
 		r.perHostCache[step] = ph
 	}
-	return own, ph
+	return ph
 }
 
 // SkippedResult is the result of a step that did not run on host.

@@ -1,0 +1,126 @@
+package apply
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/engine/eval"
+	"github.com/provadev/prova/engine/program"
+)
+
+// stepEval evaluates one step's expressions for each of its hosts. What
+// does not depend on the host is evaluated once per step, by the first
+// host that needs it, and shared: the module arguments (decoded and
+// validated), when, and the meta-arguments. An expression depends on the
+// host when it reads host.* or self, or in apply this host's step.*
+// results (eval.Refs.VaryByHost). Values and diagnostics it shares are
+// read-only.
+type stepEval struct {
+	s     *program.Step
+	scope *eval.StepScope
+
+	whenPerHost, argsPerHost bool
+
+	whenOnce  sync.Once
+	whenVal   cty.Value
+	whenDiags hcl.Diagnostics
+
+	argsOnce   sync.Once
+	args       cty.Value
+	argsDiags  hcl.Diagnostics
+	validDiags hcl.Diagnostics
+
+	metaOnce  sync.Once
+	meta      program.Meta
+	metaDiags hcl.Diagnostics
+
+	dirtyMu sync.Mutex
+	dirty   bool // a dependency is planned to change (plan; once true, stays)
+}
+
+// stepEval returns the evaluator of step s, making it when the step's
+// first host asks: the step's dependencies have finished by then, so their
+// per_host results are final.
+func (r *Runner) stepEval(s *program.Step) *stepEval {
+	r.evalMu.Lock()
+	defer r.evalMu.Unlock()
+	if se, ok := r.evals[s.Name]; ok {
+		return se
+	}
+	plan := r.opts.Mode == ModePlan
+	var results *eval.Results
+	if !plan {
+		results = r.results
+	}
+	se := &stepEval{s: s, scope: r.scope.Step(results, eval.RefsOf(program.References(s.Step, s.Module)), s.Each)}
+	if s.When != nil {
+		se.whenPerHost = eval.RefsOf(s.When.Variables()).VaryByHost(plan)
+	}
+	if spec := s.Module.Spec(); spec != nil {
+		se.argsPerHost = eval.RefsOf(hcldec.Variables(s.Body, spec)).VaryByHost(plan)
+	}
+	if r.evals == nil {
+		r.evals = map[string]*stepEval{}
+	}
+	r.evals[s.Name] = se
+	return se
+}
+
+// host returns the context the step sees on host; self, when not
+// cty.NilVal, is the step's own result (until, changed_when, failed_when).
+func (se *stepEval) host(host string, self cty.Value) *hcl.EvalContext {
+	return se.scope.Host(host, self)
+}
+
+// when evaluates the step's when condition (which must be set) in hctx, the
+// context of one of its hosts.
+func (se *stepEval) when(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if se.whenPerHost {
+		return se.s.When.Value(hctx)
+	}
+	se.whenOnce.Do(func() { se.whenVal, se.whenDiags = se.s.When.Value(hctx) })
+	return se.whenVal, se.whenDiags
+}
+
+// decodeArgs decodes the module arguments in hctx and validates them with
+// the module. Validation diagnostics carry the step's range when they have
+// none; they are empty when decoding failed.
+func (se *stepEval) decodeArgs(hctx *hcl.EvalContext) (args cty.Value, decode, validate hcl.Diagnostics) {
+	if se.argsPerHost {
+		return decodeArgs(se.s, hctx)
+	}
+	se.argsOnce.Do(func() { se.args, se.argsDiags, se.validDiags = decodeArgs(se.s, hctx) })
+	return se.args, se.argsDiags, se.validDiags
+}
+
+func decodeArgs(s *program.Step, hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, hcl.Diagnostics) {
+	args, diags := program.DecodeArgs(s, hctx)
+	if diags.HasErrors() {
+		return args, diags, nil
+	}
+	return args, diags, program.AttachRange(s.Module.Validate(args), s.DeclRange)
+}
+
+// metaArgs evaluates the step's meta-arguments once, in the base context
+// of scope as runStep does (they never depend on the host).
+func (se *stepEval) metaArgs(scope *eval.Scope) (program.Meta, hcl.Diagnostics) {
+	se.metaOnce.Do(func() {
+		se.meta, se.metaDiags = program.EvalMeta(se.s, eval.WithEach(scope.Base(), se.s.Each), false)
+	})
+	return se.meta, se.metaDiags
+}
+
+// dependsOnDirty reports whether a step the step depends on is planned to
+// change or unknown. Planned changes only accumulate, so a true answer is
+// kept.
+func (se *stepEval) dependsOnDirty(r *Runner) bool {
+	se.dirtyMu.Lock()
+	defer se.dirtyMu.Unlock()
+	if !se.dirty {
+		se.dirty = r.dependsOnDirty(se.s)
+	}
+	return se.dirty
+}

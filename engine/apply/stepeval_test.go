@@ -1,0 +1,76 @@
+package apply
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/provadev/prova/engine/event"
+)
+
+// Expressions that do not depend on the host are evaluated once per step
+// and shared; those that read host.*, step.* or self are evaluated per
+// host. Either way every host must see its own values.
+func TestStepEvalSharesOnlyHostIndependentValues(t *testing.T) {
+	s := newRun(t, `
+locals { greeting = "hello" }
+step "cmd" "same" { command = "echo ${local.greeting}" }
+step "cmd" "own" {
+  when    = host.name != "n2"
+  command = "echo ${host.name} ${step.same.lines[0]}"
+}
+step "cmd" "count" {
+  when    = length([for h, r in per_host.own : h if !r.skipped]) == 2
+  command = "echo ${length(per_host.own)} ${step.own.skipped}"
+}
+`, three, ModeApply)
+	out, err := s.r.Run(context.Background())
+	if err != nil || out.Failed {
+		t.Fatalf("run failed: %v %v", err, out.Diagnostics)
+	}
+	got := s.fleet.commands()
+	slices.Sort(got)
+	want := []string{
+		"n1: echo 3 false", "n1: echo hello", "n1: echo n1 hello",
+		"n2: echo 3 true", "n2: echo hello",
+		"n3: echo 3 false", "n3: echo hello", "n3: echo n3 hello",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+	if st := s.ev.finished()["cmd.own@n2"].Status; st != event.Skipped {
+		t.Errorf("own on n2: %s, want skipped", st)
+	}
+}
+
+// In plan every step result is unknown on every host, so an argument that
+// reads step.* is "known after apply" everywhere, while host.* still gives
+// each host its own plan.
+func TestStepEvalPlanPerHost(t *testing.T) {
+	s := newRun(t, `
+step "cmd" "first" {
+  command = "echo one"
+  check   = "true"
+}
+step "cmd" "later" { command = "echo ${step.first.lines[0]}" }
+step "cmd" "mine" { command = "echo ${host.name}" }
+`, three, ModePlan)
+	out, err := s.r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range out.Planned {
+		got[p.Step+"@"+p.Host] = string(p.Action) + ": " + p.Summary
+	}
+	for _, h := range three {
+		if g := got["cmd.later@"+h]; g != "known after apply: arguments depend on results of earlier steps" {
+			t.Errorf("later on %s: %q", h, g)
+		}
+		if g, w := got["cmd.mine@"+h], "change: will run echo "+h; g != w {
+			t.Errorf("mine on %s: %q, want %q", h, g, w)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package eval
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Refs is what a step's expressions read of the per-host and per-step
+// names: whether they use host.* or self, and which steps' results they
+// name under step.* and per_host.*. Everything else an expression can see
+// (var, local, group, inventory, path, each, the functions) is the same on
+// every host of a step.
+type Refs struct {
+	Host, Self bool
+	Step       []string // step.NAME, each name once
+	PerHost    []string // per_host.NAME, each name once
+}
+
+// RefsOf collects the Refs of traversals (hcl.Expression.Variables or
+// hcldec.Variables).
+func RefsOf(trs []hcl.Traversal) Refs {
+	var r Refs
+	for _, tr := range trs {
+		switch tr.RootName() {
+		case "host":
+			r.Host = true
+		case "self":
+			r.Self = true
+		case "step":
+			r.Step = addName(r.Step, tr)
+		case "per_host":
+			r.PerHost = addName(r.PerHost, tr)
+		}
+	}
+	return r
+}
+
+func addName(names []string, tr hcl.Traversal) []string {
+	if len(tr) < 2 {
+		return names
+	}
+	a, ok := tr[1].(hcl.TraverseAttr)
+	if !ok {
+		return names
+	}
+	for _, n := range names {
+		if n == a.Name {
+			return names
+		}
+	}
+	return append(names, a.Name)
+}
+
+// VaryByHost reports whether expressions with these refs can take a different
+// value on each host: they read host.* or self, or, in apply (plan false),
+// this host's results under step.*. In plan every step result is unknown on
+// every host, so step.* alone does not make an expression per host.
+// Every function of the library is pure, so an expression that reads none
+// of these has one value for the whole step.
+func (r Refs) VaryByHost(plan bool) bool {
+	return r.Host || r.Self || (!plan && len(r.Step) > 0)
+}
+
+// StepScope is the evaluation context of one step, built once when the
+// step starts and shared by all its hosts: the base names, each, the
+// per_host.* results the step reads (its dependencies have finished, so
+// they do not change while it runs) and, in plan, its all-unknown step.*
+// results. Host adds what differs per host. It is safe for concurrent use.
+type StepScope struct {
+	scope   *Scope
+	results *Results // nil in plan
+	step    []string // step.* names to build per host (apply)
+	ctx     *hcl.EvalContext
+}
+
+// Step returns the scope of a step whose expressions read refs, with each
+// (cty.NilVal unless the step comes from an include with for_each).
+// results is nil in plan. Only the steps named in refs are built into
+// step.* and per_host.*: building every step's results for every host
+// would make a run quadratic in hosts x steps. Call it when the step
+// starts: the per_host.* values are taken then.
+func (s *Scope) Step(results *Results, refs Refs, each cty.Value) *StepScope {
+	ss := &StepScope{scope: s, results: results}
+	vars := map[string]cty.Value{}
+	if each != cty.NilVal {
+		vars["each"] = each
+	}
+	if len(refs.PerHost) > 0 {
+		perHost := make(map[string]cty.Value, len(refs.PerHost))
+		for _, name := range refs.PerHost {
+			ty, ok := s.stepTypes[name]
+			if !ok {
+				continue
+			}
+			if results == nil {
+				perHost[name] = cty.UnknownVal(cty.Map(ty))
+			} else {
+				perHost[name] = results.perHost(name, ty)
+			}
+		}
+		vars["per_host"] = objectOrEmpty(perHost)
+	}
+	if len(refs.Step) > 0 {
+		if results == nil {
+			own := make(map[string]cty.Value, len(refs.Step))
+			for _, name := range refs.Step {
+				if ty, ok := s.stepTypes[name]; ok {
+					own[name] = cty.UnknownVal(ty)
+				}
+			}
+			vars["step"] = objectOrEmpty(own)
+		} else {
+			ss.step = refs.Step
+		}
+	}
+	ss.ctx = s.shared().NewChild()
+	ss.ctx.Variables = vars
+	return ss
+}
+
+// Context returns the context of everything the step's hosts share. The
+// caller must not modify it; use NewChild to add names.
+func (ss *StepScope) Context() *hcl.EvalContext { return ss.ctx }
+
+// Host returns the context the step sees on host: the shared one plus
+// host.*, this host's step.* results and, when not cty.NilVal, self (the
+// step's own result, for until, changed_when and failed_when).
+func (ss *StepScope) Host(host string, self cty.Value) *hcl.EvalContext {
+	s := ss.scope
+	hv, ok := s.hostVals[host]
+	if !ok {
+		hv = hostValue(HostInfo{Name: host})
+	}
+	vars := make(map[string]cty.Value, 3)
+	vars["host"] = hv
+	if len(ss.step) > 0 {
+		own := make(map[string]cty.Value, len(ss.step))
+		for _, name := range ss.step {
+			if ty, ok := s.stepTypes[name]; ok {
+				own[name] = ss.results.own(name, host, ty)
+			}
+		}
+		vars["step"] = objectOrEmpty(own)
+	}
+	if self != cty.NilVal {
+		vars["self"] = self
+	}
+	ctx := ss.ctx.NewChild()
+	ctx.Variables = vars
+	return ctx
+}
+
+// shared returns the base context (var, group, inventory, path, local and
+// the functions), built once: the engine uses it only after the locals are
+// set, and nothing in it changes during a run.
+func (s *Scope) shared() *hcl.EvalContext {
+	s.sharedOnce.Do(func() { s.sharedCtx = s.Base() })
+	return s.sharedCtx
+}
+
+// scopeCache holds what a Scope builds once for every step.
+type scopeCache struct {
+	sharedOnce sync.Once
+	sharedCtx  *hcl.EvalContext
+}
