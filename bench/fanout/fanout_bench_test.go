@@ -14,10 +14,12 @@ import (
 
 // BenchmarkFanout runs the 10-step workload on N = 10, 50 and 200 hosts
 // (BENCHFANOUT_HOSTS="10,50,200") with every tool (BENCHFANOUT_TOOLS, a
-// comma-separated subset of floor, prova, openssh, ansible-raw,
-// ansible-command), each as a child process against real sshd on
-// loopback, and prints the table. BENCHFANOUT_PROVA names a prebuilt
-// prova binary (default: go build into a temp dir); BENCHFANOUT_MARKDOWN
+// comma-separated subset of floor, floor-lockstep, prova, prova-baseline,
+// openssh, ansible-raw, ansible-command), each as a child process against
+// real sshd on loopback, and prints the table and the goals.
+// BENCHFANOUT_PROVA names a prebuilt prova binary (default: go build into a
+// temp dir); BENCHFANOUT_PROVA_BASELINE another one to compare it with
+// (its rows are skipped without it); BENCHFANOUT_MARKDOWN
 // names a file to write the Markdown table and headlines to. Missing
 // ansible-playbook skips its rows; it never fails the benchmark.
 func BenchmarkFanout(b *testing.B) {
@@ -33,6 +35,12 @@ func BenchmarkFanout(b *testing.B) {
 	bins, err := benchfanout.Build(ctx, b.TempDir(), os.Getenv("BENCHFANOUT_PROVA"))
 	if err != nil {
 		b.Fatal(err)
+	}
+	if p := os.Getenv("BENCHFANOUT_PROVA_BASELINE"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			b.Fatalf("BENCHFANOUT_PROVA_BASELINE: %v", err)
+		}
+		bins.ProvaBaseline = p
 	}
 	// The floor comes first: the warm-up below runs it.
 	tools := selectTools(benchfanout.Tools(bins), os.Getenv("BENCHFANOUT_TOOLS"))
@@ -75,7 +83,7 @@ func BenchmarkFanout(b *testing.B) {
 	}
 	fmt.Printf("\nfan-out, %d commands per host (%s), %d CPUs:\n%s\n", benchfanout.Steps,
 		benchfanout.RemoteCommand, runtime.NumCPU(), benchfanout.Text(rows))
-	heads := benchfanout.Headlines(rows)
+	heads := append(benchfanout.Headlines(rows), benchfanout.Goals(rows)...)
 	fmt.Println(strings.Join(heads, "\n"))
 	if path := os.Getenv("BENCHFANOUT_MARKDOWN"); path != "" {
 		text := benchfanout.Markdown(rows) + "\n" + "- " + strings.Join(heads, "\n- ") + "\n"

@@ -2,13 +2,17 @@ package benchfanout_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/provadev/prova/bench/fanout"
 	"github.com/provadev/prova/engine/apply"
@@ -52,10 +56,9 @@ func BenchmarkLoadPlan2000(b *testing.B) {
 		}
 	})
 	b.Run("load_inventory", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			mustInventory(b, invPath)
-		}
+		c := loopCost(b, func() { mustInventory(b, invPath) })
+		c.goal(fmt.Sprintf("HCL inventory of %d hosts loaded in <= 20 ms", scaleHosts), c.wall <= 20*time.Millisecond,
+			"%s (CPU %s), %s", ms(c.wall), ms(c.cpu), mb(c.bytes))
 	})
 	b.Run("variables_scope_locals", func(b *testing.B) {
 		b.ReportAllocs()
@@ -64,10 +67,10 @@ func BenchmarkLoadPlan2000(b *testing.B) {
 		}
 	})
 	b.Run("plan_run", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			run(b, prog, scope, inv, apply.ModePlan)
-		}
+		c := loopCost(b, func() { run(b, prog, scope, inv, apply.ModePlan) })
+		c.goal(fmt.Sprintf("plan of %d steps x %d hosts in <= 300 ms and <= 200 MB allocated", scaleSteps, scaleHosts),
+			c.wall <= 300*time.Millisecond && c.bytes <= 200e6,
+			"%s (CPU %s), %s, %d allocations", ms(c.wall), ms(c.cpu), mb(c.bytes), c.allocs)
 	})
 	b.Run("validate_to_plan", func(b *testing.B) {
 		b.ReportAllocs()
@@ -92,12 +95,82 @@ func BenchmarkApplyScale(b *testing.B) {
 		inv := mustInventory(b, invPath)
 		scope := mustScope(b, rb, prog, inv)
 		b.Run("hosts="+strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				run(b, prog, scope, inv, apply.ModeApply)
+			hostSteps := 0
+			c := loopCost(b, func() { hostSteps = countHostSteps(run(b, prog, scope, inv, apply.ModeApply)) })
+			perWall := c.wall / time.Duration(max(hostSteps, 1))
+			perCPU := c.cpu / time.Duration(max(hostSteps, 1))
+			b.ReportMetric(float64(perWall.Nanoseconds())/1e3, "µs/host-step")
+			if n == 1000 {
+				c.goal("apply engine overhead <= 5 µs per host-step at 1,000 hosts", perWall <= 5*time.Microsecond,
+					"%.1f µs (CPU %.1f µs) over %d host-steps, %d B and %d allocations per host-step",
+					float64(perWall.Nanoseconds())/1e3, float64(perCPU.Nanoseconds())/1e3, hostSteps,
+					c.bytes/int64(max(hostSteps, 1)), c.allocs/int64(max(hostSteps, 1)))
 			}
 		})
 	}
+}
+
+// cost is what one op of a benchmark took on average: wall time, CPU time
+// of the whole process (user + system, which contention on a shared
+// machine disturbs less than wall time), bytes and allocations.
+type cost struct {
+	wall, cpu     time.Duration
+	bytes, allocs int64
+}
+
+// loopCost runs f in b.Loop and reports its cost per op (cpu-ms/op next to
+// the usual ns/op, B/op and allocs/op).
+func loopCost(b *testing.B, f func()) cost {
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	cpu0 := processCPU()
+	start := time.Now()
+	n := 0
+	for b.Loop() {
+		f()
+		n++
+	}
+	wall := time.Since(start)
+	cpu := processCPU() - cpu0
+	runtime.ReadMemStats(&ms1)
+	d := time.Duration(max(n, 1))
+	c := cost{wall: wall / d, cpu: cpu / d,
+		bytes:  int64(ms1.TotalAlloc-ms0.TotalAlloc) / int64(d),
+		allocs: int64(ms1.Mallocs-ms0.Mallocs) / int64(d)}
+	b.ReportMetric(float64(c.cpu.Microseconds())/1e3, "cpu-ms/op")
+	return c
+}
+
+// goal prints a goal, the measured figures and whether it was met. Wall
+// times on a busy machine are not the machine's: read the CPU figure too.
+func (c cost) goal(what string, met bool, format string, args ...any) {
+	word := "met"
+	if !met {
+		word = "NOT met"
+	}
+	fmt.Printf("goal: %s: %s: %s\n", what, fmt.Sprintf(format, args...), word)
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1e3) }
+func mb(n int64) string         { return fmt.Sprintf("%.0f MB", float64(n)/1e6) }
+
+// countHostSteps is the number of host-steps a run went through, skipped
+// ones included.
+func countHostSteps(out *apply.Outcome) int {
+	n := 0
+	for _, t := range out.Hosts {
+		n += t.OK + t.Changed + t.Failed + t.Skipped + t.Unreachable + t.Warned
+	}
+	return n
 }
 
 func writeScale(tb testing.TB, steps, hosts int) (string, string) {

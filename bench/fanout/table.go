@@ -144,3 +144,65 @@ func Headlines(rows []Row) []string {
 	}
 	return out
 }
+
+// Fan-out goals (issue 15): prova's client CPU per host-step and wall time
+// against the floor's at every N, and its peak RSS at 200 hosts.
+const (
+	GoalCPURatio  = 1.2
+	GoalWallRatio = 1.1
+	GoalRSSHosts  = 200
+	GoalRSSMB     = 40
+)
+
+// Goals states the fan-out goals next to the measured figures, one line
+// per goal, each ending in "met" or "NOT met"; with a baseline prova in
+// the rows, its CPU figures too.
+func Goals(rows []Row) []string {
+	var out []string
+	var cpu, wall []string
+	cpuMet, wallMet := true, true
+	for _, n := range hostCounts(rows) {
+		p, ok1 := find(rows, n, Prova)
+		f, ok2 := find(rows, n, Floor)
+		if !ok1 || !ok2 || f.Usage.CPU() <= 0 || f.Usage.Wall <= 0 {
+			continue
+		}
+		c := p.Usage.CPU().Seconds() / f.Usage.CPU().Seconds()
+		w := p.Usage.Wall.Seconds() / f.Usage.Wall.Seconds()
+		cpuMet = cpuMet && c <= GoalCPURatio
+		wallMet = wallMet && w <= GoalWallRatio
+		cell := fmt.Sprintf("N=%d %.2fx", n, c)
+		if bl, ok := find(rows, n, ProvaBaseline); ok {
+			cell += fmt.Sprintf(" (baseline %.2fx)", bl.Usage.CPU().Seconds()/f.Usage.CPU().Seconds())
+		}
+		cpu = append(cpu, cell)
+		wall = append(wall, fmt.Sprintf("N=%d %.2fx", n, w))
+	}
+	if len(cpu) > 0 {
+		out = append(out,
+			fmt.Sprintf("goal: prova client CPU <= %.1fx the floor's: %s: %s", GoalCPURatio, strings.Join(cpu, ", "), metWord(cpuMet)),
+			fmt.Sprintf("goal: prova wall <= %.1fx the floor's: %s: %s", GoalWallRatio, strings.Join(wall, ", "), metWord(wallMet)))
+	}
+	if p, ok := find(rows, GoalRSSHosts, Prova); ok {
+		mb := float64(p.Usage.MaxRSS) / 1e6
+		out = append(out, fmt.Sprintf("goal: prova peak RSS <= %d MB at N=%d: %.1f MB: %s", GoalRSSMB, GoalRSSHosts, mb, metWord(mb <= GoalRSSMB)))
+	}
+	return out
+}
+
+func hostCounts(rows []Row) []int {
+	var ns []int
+	for _, r := range rows {
+		if len(ns) == 0 || ns[len(ns)-1] != r.Hosts {
+			ns = append(ns, r.Hosts)
+		}
+	}
+	return ns
+}
+
+func metWord(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT met"
+}

@@ -81,3 +81,26 @@ func TestParsePSS(t *testing.T) {
 		}
 	}
 }
+
+func TestGoalsCompareProvaWithTheFloor(t *testing.T) {
+	rows := []Row{
+		{Hosts: 10, Tool: Floor, Runs: 2, Usage: usage(time.Second, 100*time.Millisecond, 10*mib)},
+		{Hosts: 10, Tool: Prova, Runs: 2, Usage: usage(1050*time.Millisecond, 110*time.Millisecond, 20*mib)},
+		{Hosts: 10, Tool: ProvaBaseline, Runs: 2, Usage: usage(1200*time.Millisecond, 250*time.Millisecond, 20*mib)},
+		{Hosts: 200, Tool: Floor, Runs: 1, Usage: usage(4*time.Second, time.Second, 24*mib)},
+		{Hosts: 200, Tool: Prova, Runs: 1, Usage: usage(5*time.Second, 1100*time.Millisecond, 50*mib)},
+	}
+	got := strings.Join(Goals(rows), "\n")
+	for _, want := range []string{
+		"goal: prova client CPU <= 1.2x the floor's: N=10 1.10x (baseline 2.50x), N=200 1.10x: met",
+		"goal: prova wall <= 1.1x the floor's: N=10 1.05x, N=200 1.25x: NOT met",
+		"goal: prova peak RSS <= 40 MB at N=200: 52.4 MB: NOT met",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Goals lack %q:\n%s", want, got)
+		}
+	}
+	if g := Goals(nil); len(g) != 0 {
+		t.Errorf("Goals(nil) = %q", g)
+	}
+}

@@ -14,6 +14,11 @@ import (
 type Bins struct {
 	Prova, Floor, Reap string
 	AnsiblePlaybook    string
+	// ProvaBaseline is another prova binary (BENCHFANOUT_PROVA_BASELINE,
+	// e.g. built from main) run right after prova, so that a change is
+	// measured against what it replaces in the same conditions; "" leaves
+	// its rows out.
+	ProvaBaseline string
 }
 
 // Tool is one way of running the workload.
@@ -34,6 +39,7 @@ const (
 	Floor          = "floor"
 	FloorLockstep  = "floor-lockstep"
 	Prova          = "prova"
+	ProvaBaseline  = "prova-baseline"
 	OpenSSH        = "openssh"
 	AnsibleRaw     = "ansible-raw"
 	AnsibleCommand = "ansible-command"
@@ -65,6 +71,13 @@ func Tools(b Bins) []Tool {
 					"--forks", strconv.Itoa(len(w.Hosts)), "--ssh-config", "none",
 					"--record-dir", filepath.Join(w.Dir, "records"))
 			}},
+		{Name: ProvaBaseline, Missing: noBaseline(b),
+			About: "the same with the baseline prova binary (BENCHFANOUT_PROVA_BASELINE)",
+			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
+				return exec.CommandContext(ctx, b.ProvaBaseline, "apply", w.Runbook, "-i", w.Inventory,
+					"--forks", strconv.Itoa(len(w.Hosts)), "--ssh-config", "none",
+					"--record-dir", filepath.Join(w.Dir, "records"))
+			}},
 		{Name: OpenSSH, Tree: true,
 			About: "OpenSSH client, ControlMaster=auto and ControlPersist per host, xargs -P N over hosts, commands back to back",
 			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
@@ -81,6 +94,13 @@ func Tools(b Bins) []Tool {
 				return exec.CommandContext(ctx, b.Reap, "-linger", "0s", "--", b.AnsiblePlaybook, w.CmdBook)
 			}},
 	}
+}
+
+func noBaseline(b Bins) string {
+	if b.ProvaBaseline == "" {
+		return "no baseline binary (set BENCHFANOUT_PROVA_BASELINE)"
+	}
+	return ""
 }
 
 // Run runs tool on the workload once and measures it.

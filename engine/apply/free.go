@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
@@ -73,28 +72,22 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (stop, [
 	start := time.Now()
 	var mu sync.Mutex
 	unfinished := map[string]bool{}
-	g := new(errgroup.Group)
-	g.SetLimit(r.opts.Forks)
-	for _, h := range orderedHosts(r.inv.Names(), union) {
-		g.Go(func() error {
-			for i, s := range steps {
-				if !hostSets[i][h] {
-					continue
-				}
-				if ctx.Err() != nil || !r.isActive(h) || r.halted().stops() {
-					mu.Lock()
-					if ctx.Err() != nil || r.halted().stops() {
-						unfinished[s.ID()] = true
-					}
-					mu.Unlock()
-					continue
-				}
-				r.runHost(ctx, s, metas[i], h)
+	fanOut(orderedHosts(r.inv.Names(), union), r.opts.Forks, func(h string) {
+		for i, s := range steps {
+			if !hostSets[i][h] {
+				continue
 			}
-			return nil
-		})
-	}
-	_ = g.Wait()
+			if ctx.Err() != nil || !r.isActive(h) || r.halted().stops() {
+				mu.Lock()
+				if ctx.Err() != nil || r.halted().stops() {
+					unfinished[s.ID()] = true
+				}
+				mu.Unlock()
+				continue
+			}
+			r.runHost(ctx, s, metas[i], h)
+		}
+	})
 	for i, s := range steps {
 		if len(hostSets[i]) > 0 && !unfinished[s.ID()] && ctx.Err() == nil {
 			r.opts.Observer.Observe(event.StepFinished{Step: s.ID(), Duration: time.Since(start)})

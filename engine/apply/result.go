@@ -2,6 +2,7 @@ package apply
 
 import (
 	"encoding/json"
+	"math"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -54,10 +55,20 @@ func resultValue(ty cty.Type, host string, resp module.ApplyResponse, status eve
 	return cty.ObjectVal(attrs)
 }
 
-// jsonResult converts a result object to plain JSON values for events.
+// jsonResult converts a result object to plain JSON values for events:
+// map[string]any, []any, string, float64, bool and nil, as encoding/json
+// would decode the object's JSON form. It walks the value directly (a
+// result per host-step made a JSON round trip costly); values that walk
+// cannot convert exactly (unknown, marked, capsules, numbers beyond
+// float64) take the round trip.
 func jsonResult(v cty.Value) map[string]any {
 	if v == cty.NilVal {
 		return nil
+	}
+	if v.Type().IsObjectType() {
+		if m, ok := plain(v); ok && m != nil {
+			return m.(map[string]any)
+		}
 	}
 	b, err := ctyjson.Marshal(v, v.Type())
 	if err != nil {
@@ -68,6 +79,65 @@ func jsonResult(v cty.Value) map[string]any {
 		return map[string]any{"error": err.Error()}
 	}
 	return m
+}
+
+// plain converts a value; false when it cannot do so exactly (an unknown
+// or marked value anywhere in it, a capsule, a number beyond float64).
+func plain(v cty.Value) (any, bool) {
+	if v.IsMarked() || !v.IsKnown() {
+		return nil, false
+	}
+	if v.IsNull() {
+		return nil, true
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		return v.AsString(), true
+	case ty == cty.Bool:
+		return v.True(), true
+	case ty == cty.Number:
+		f, _ := v.AsBigFloat().Float64()
+		if math.IsInf(f, 0) {
+			return nil, false
+		}
+		return f, true
+	case ty.IsObjectType():
+		// By attribute name: an object's ElementIterator sorts the names
+		// first, and a map needs no order.
+		m := make(map[string]any, len(ty.AttributeTypes()))
+		for k := range ty.AttributeTypes() {
+			pe, ok := plain(v.GetAttr(k))
+			if !ok {
+				return nil, false
+			}
+			m[k] = pe
+		}
+		return m, true
+	case ty.IsMapType():
+		m := make(map[string]any, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			pe, ok := plain(e)
+			if !ok {
+				return nil, false
+			}
+			m[k.AsString()] = pe
+		}
+		return m, true
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		l := make([]any, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			pe, ok := plain(e)
+			if !ok {
+				return nil, false
+			}
+			l = append(l, pe)
+		}
+		return l, true
+	}
+	return nil, false
 }
 
 // checksFor converts a module's checks for a host whose step ended with

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
@@ -309,24 +309,18 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (stop, bool, hcl.
 			}
 		} else {
 			var mu sync.Mutex
-			g := new(errgroup.Group)
-			g.SetLimit(r.opts.Forks)
-			for _, h := range batch {
-				g.Go(func() error {
-					if r.halted().stops() {
-						return nil
-					}
-					o := r.runHost(ctx, s, m, h)
-					mu.Lock()
-					defer mu.Unlock()
-					done++
-					if o.status == event.Failed || o.status == event.Unreachable {
-						failedCount++
-					}
-					return nil
-				})
-			}
-			_ = g.Wait()
+			fanOut(batch, r.opts.Forks, func(h string) {
+				if r.halted().stops() {
+					return
+				}
+				o := r.runHost(ctx, s, m, h)
+				mu.Lock()
+				defer mu.Unlock()
+				done++
+				if o.status == event.Failed || o.status == event.Unreachable {
+					failedCount++
+				}
+			})
 		}
 		if ctx.Err() != nil {
 			return interrupted, true, diags
@@ -389,4 +383,28 @@ func (r *Runner) count(host string, st event.Status) {
 	case event.Warned:
 		t.Warned++
 	}
+}
+
+// fanOut calls f for every host, at most forks at a time, and waits. It
+// runs a fixed set of workers that take the hosts in order, rather than a
+// goroutine per host: a worker's stack grows once for the deep expression
+// evaluation and module calls, not once per host-step.
+func fanOut(hosts []string, forks int, f func(host string)) {
+	workers := min(max(forks, 1), len(hosts))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(workers)
+	for range workers {
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(hosts) {
+					return
+				}
+				f(hosts[i])
+			}
+		}()
+	}
+	wg.Wait()
 }

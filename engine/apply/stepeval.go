@@ -21,6 +21,7 @@ import (
 type stepEval struct {
 	s     *program.Step
 	scope *eval.StepScope
+	spec  hcldec.Spec // the module's, asked once
 
 	whenPerHost, argsPerHost bool
 
@@ -59,8 +60,8 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	if s.When != nil {
 		se.whenPerHost = eval.RefsOf(s.When.Variables()).VaryByHost(plan)
 	}
-	if spec := s.Module.Spec(); spec != nil {
-		se.argsPerHost = eval.RefsOf(hcldec.Variables(s.Body, spec)).VaryByHost(plan)
+	if se.spec = s.Module.Spec(); se.spec != nil {
+		se.argsPerHost = eval.RefsOf(hcldec.Variables(s.Body, se.spec)).VaryByHost(plan)
 	}
 	if r.evals == nil {
 		r.evals = map[string]*stepEval{}
@@ -90,14 +91,15 @@ func (se *stepEval) when(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 // none; they are empty when decoding failed.
 func (se *stepEval) decodeArgs(hctx *hcl.EvalContext) (args cty.Value, decode, validate hcl.Diagnostics) {
 	if se.argsPerHost {
-		return decodeArgs(se.s, hctx)
+		return se.decode(hctx)
 	}
-	se.argsOnce.Do(func() { se.args, se.argsDiags, se.validDiags = decodeArgs(se.s, hctx) })
+	se.argsOnce.Do(func() { se.args, se.argsDiags, se.validDiags = se.decode(hctx) })
 	return se.args, se.argsDiags, se.validDiags
 }
 
-func decodeArgs(s *program.Step, hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, hcl.Diagnostics) {
-	args, diags := program.DecodeArgs(s, hctx)
+func (se *stepEval) decode(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, hcl.Diagnostics) {
+	s := se.s
+	args, diags := program.DecodeArgsSpec(s, se.spec, hctx)
 	if diags.HasErrors() {
 		return args, diags, nil
 	}

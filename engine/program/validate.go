@@ -90,7 +90,12 @@ func AttachRange(diags hcl.Diagnostics, rng hcl.Range) hcl.Diagnostics {
 
 // DecodeArgs decodes a step's module arguments with its schema.
 func DecodeArgs(s *Step, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	spec := s.Module.Spec()
+	return DecodeArgsSpec(s, s.Module.Spec(), ctx)
+}
+
+// DecodeArgsSpec is DecodeArgs with the module's schema already asked for
+// (s.Module.Spec()), for callers that decode a step on many hosts.
+func DecodeArgsSpec(s *Step, spec hcldec.Spec, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if spec == nil {
 		_, diags := s.Body.Content(&hcl.BodySchema{})
 		return cty.EmptyObjectVal, diags

@@ -1,0 +1,60 @@
+package apply
+
+import (
+	"encoding/json"
+	"math/big"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// jsonResult walks the value; it must give what the JSON round trip gives.
+func TestJSONResultMatchesRoundTrip(t *testing.T) {
+	huge, _, _ := big.ParseFloat("1e400", 10, 512, big.ToNearestEven)
+	for _, v := range []cty.Value{
+		cty.ObjectVal(map[string]cty.Value{
+			"changed": cty.True, "rc": cty.NumberIntVal(3), "stdout": cty.StringVal("a\nb <&>"),
+			"ratio": cty.NumberFloatVal(0.1), "none": cty.NullVal(cty.String),
+			"peers": cty.ListVal([]cty.Value{cty.StringVal("n1"), cty.StringVal("n2")}),
+			"empty": cty.ListValEmpty(cty.String),
+			"set":   cty.SetVal([]cty.Value{cty.NumberIntVal(2), cty.NumberIntVal(1)}),
+			"tuple": cty.TupleVal([]cty.Value{cty.StringVal("x"), cty.False}),
+			"conns": cty.MapVal(map[string]cty.Value{
+				"n2": cty.ObjectVal(map[string]cty.Value{"qps": cty.NumberIntVal(2), "up": cty.True}),
+			}),
+			"nested_null": cty.NullVal(cty.List(cty.String)),
+		}),
+		cty.EmptyObjectVal,
+		// beyond float64: the round trip's error, not an infinity.
+		cty.ObjectVal(map[string]cty.Value{"x": cty.NumberVal(huge)}),
+	} {
+		b, err := ctyjson.Marshal(v, v.Type())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want map[string]any
+		if err := json.Unmarshal(b, &want); err != nil {
+			want = map[string]any{"error": err.Error()}
+		}
+		if d := cmp.Diff(want, jsonResult(v)); d != "" {
+			t.Errorf("jsonResult(%#v) (-round trip +walk):\n%s", v, d)
+		}
+	}
+	if jsonResult(cty.NilVal) != nil {
+		t.Error("jsonResult(NilVal) is not nil")
+	}
+}
+
+// Values the walk cannot convert take the round trip, with its answer.
+func TestJSONResultFallsBackToTheRoundTrip(t *testing.T) {
+	unknown := cty.ObjectVal(map[string]cty.Value{"x": cty.UnknownVal(cty.String)})
+	if got := jsonResult(unknown); got["error"] == nil {
+		t.Errorf("unknown attribute: %v, want the round trip's error", got)
+	}
+	marked := cty.ObjectVal(map[string]cty.Value{"x": cty.StringVal("s").Mark("sensitive")})
+	if got := jsonResult(marked); got["error"] == nil {
+		t.Errorf("marked attribute: %v, want the round trip's error", got)
+	}
+}
