@@ -19,6 +19,18 @@ import (
 // Every string, keys included, is redacted with r.
 func MarshalEvent(e event.Event, now time.Time, r *redact.Redactor) ([]byte, error) {
 	e = event.Value(e)
+	if b, ok := appendEvent(nil, e, now, r); ok {
+		return b, nil
+	}
+	return marshalEventSlow(e, now, r)
+}
+
+// marshalEventSlow is MarshalEvent by way of encoding/json: the event
+// encoded, decoded into a map, redacted and encoded again with sorted
+// keys. appendEvent (fast.go) writes the same bytes directly for the
+// events of every host-step.
+func marshalEventSlow(e event.Event, now time.Time, r *redact.Redactor) ([]byte, error) {
+	e = event.Value(e)
 	raw, err := json.Marshal(e)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s event: %w", e.Kind(), err)
