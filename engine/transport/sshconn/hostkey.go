@@ -103,7 +103,7 @@ func (p *Pool) hostKeyAlgorithms(t Target, addr string) []string {
 	if !errors.As(cb(addr, fakeAddr(addr), p.probeKey), &ke) || len(ke.Want) == 0 {
 		return nil
 	}
-	plain := plainKeys(ke.Want)
+	plain := p.plainKeys(ke.Want)
 	if len(plain) < len(ke.Want) {
 		return nil // an authority is known for the host: certificates first
 	}
@@ -166,9 +166,9 @@ func (p *Pool) checkKnown(t Target, addr string, remote net.Addr, key ssh.Public
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &ke) && len(plainKeys(ke.Want)) > 0:
+	case errors.As(err, &ke) && len(p.plainKeys(ke.Want)) > 0:
 		return &HostKeyChangedError{Host: t.display(), Address: addr, KeyType: key.Type(),
-			Fingerprint: ssh.FingerprintSHA256(key), Offending: plainKeys(ke.Want)}
+			Fingerprint: ssh.FingerprintSHA256(key), Offending: p.plainKeys(ke.Want)}
 	case errors.As(err, &ke):
 		return unknown
 	case errors.As(err, &re):
@@ -224,20 +224,12 @@ func (p *Pool) acceptNew(t Target, addr string, remote net.Addr, key ssh.PublicK
 
 // plainKeys drops @cert-authority entries, which knownhosts reports among
 // the keys it wanted although they are not host keys.
-func plainKeys(keys []knownhosts.KnownKey) []knownhosts.KnownKey {
+func (p *Pool) plainKeys(keys []knownhosts.KnownKey) []knownhosts.KnownKey {
 	var out []knownhosts.KnownKey
-	lines := map[string][]string{}
 	for _, k := range keys {
-		ls, ok := lines[k.Filename]
-		if !ok {
-			data, _ := os.ReadFile(k.Filename)
-			ls = strings.Split(string(data), "\n")
-			lines[k.Filename] = ls
+		if !p.known.isAuthority(k.Filename, k.Line) {
+			out = append(out, k)
 		}
-		if k.Line-1 < len(ls) && strings.HasPrefix(strings.TrimSpace(ls[k.Line-1]), "@cert-authority") {
-			continue
-		}
-		out = append(out, k)
 	}
 	return out
 }

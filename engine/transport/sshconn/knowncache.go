@@ -18,6 +18,41 @@ import (
 type knownCache struct {
 	mu      sync.Mutex
 	entries map[string]knownEntry
+	// authorities holds, per file, the line numbers of its
+	// @cert-authority entries, under the same rule.
+	authorities map[string]authorityLines
+}
+
+type authorityLines struct {
+	stamp string
+	lines map[int]bool
+}
+
+// isAuthority reports whether line (from 1) of a known_hosts file is a
+// @cert-authority entry; an unreadable file has none.
+func (c *knownCache) isAuthority(file string, line int) bool {
+	st, err := os.Stat(file)
+	if err != nil {
+		return false
+	}
+	stamp := fmt.Sprintf("%d:%d", st.Size(), st.ModTime().UnixNano())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.authorities[file]
+	if !ok || e.stamp != stamp {
+		e = authorityLines{stamp: stamp, lines: map[int]bool{}}
+		data, _ := os.ReadFile(file)
+		for i, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "@cert-authority") {
+				e.lines[i+1] = true
+			}
+		}
+		if c.authorities == nil {
+			c.authorities = map[string]authorityLines{}
+		}
+		c.authorities[file] = e
+	}
+	return e.lines[line]
 }
 
 type knownEntry struct {

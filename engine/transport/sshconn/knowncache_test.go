@@ -37,3 +37,20 @@ func TestKnownCacheRereadsAfterAppend(t *testing.T) {
 		t.Fatalf("an appended key must be seen: %v", err)
 	}
 }
+
+func TestKnownCacheAuthorityLines(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "known_hosts")
+	os.WriteFile(file, []byte("host1 ssh-ed25519 AAAA\n  @cert-authority *.lab ssh-ed25519 BBBB\n"), 0o600)
+	var c knownCache
+	if c.isAuthority(file, 1) || !c.isAuthority(file, 2) {
+		t.Fatal("line 2, and only line 2, is an authority")
+	}
+	// A rewrite (new size) is read again.
+	os.WriteFile(file, []byte("@cert-authority * ssh-ed25519 CCCC\nhost1 ssh-ed25519 AAAA\nhost2 ssh-ed25519 DDDD\n"), 0o600)
+	if !c.isAuthority(file, 1) || c.isAuthority(file, 2) {
+		t.Error("the rewritten file was not read again")
+	}
+	if c.isAuthority(filepath.Join(t.TempDir(), "missing"), 1) {
+		t.Error("a missing file has an authority")
+	}
+}

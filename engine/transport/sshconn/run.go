@@ -42,7 +42,7 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 		return -1, err
 	}
 	defer s.Close()
-	s.Stdin, s.Stdout, s.Stderr = stdin, stdout, stderr
+	s.Stdin, s.Stdout, s.Stderr = stdin, pooledCopy(stdout), pooledCopy(stderr)
 	if err := s.Start(TagLine + tag + "\n" + EnvLine + tag + "\n" + cmd); err != nil {
 		return -1, c.lost(fmt.Errorf("start %q on %s: %w", cmd, c.Name(), err))
 	}
