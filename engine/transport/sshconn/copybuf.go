@@ -11,9 +11,12 @@ import (
 // prova's allocations in a fan-out. pooledCopy gives the writer a ReadFrom
 // that copies through a buffer from copyBufs.
 
-// copyBufs holds copy buffers of the size of an SSH channel packet.
+// copyBufs holds 8 KiB copy buffers, the size io.Discard copies with:
+// every running command holds two (stdout and stderr), so at 200 hosts
+// their size is megabytes of peak memory; a larger buffer would only save
+// read calls on long outputs.
 var copyBufs = sync.Pool{New: func() any {
-	b := make([]byte, 32<<10)
+	b := make([]byte, 8<<10)
 	return &b
 }}
 
