@@ -15,39 +15,42 @@ const HeartbeatEvery = 5 * time.Second
 
 // heartbeat reports a running host-step as Progress events: the module's
 // own reports, passed through, and between them, every HeartbeatEvery, a
-// "running" report with the elapsed time. stop ends it.
+// "running" report with the elapsed time. stop ends it. It runs on a timer
+// (time.AfterFunc), not a goroutine of its own: a host-step that ends
+// within HeartbeatEvery, as most do, costs one timer.
 type heartbeat struct {
 	obs        event.Observer
 	step, host string
 	start      time.Time
 	mu         sync.Mutex
 	last       time.Time
-	done       chan struct{}
-	once       sync.Once
+	timer      *time.Timer
+	stopped    bool
 }
 
 func (r *Runner) startHeartbeat(step, host string) *heartbeat {
-	hb := &heartbeat{obs: r.opts.Observer, step: step, host: host, start: time.Now(), done: make(chan struct{})}
+	hb := &heartbeat{obs: r.opts.Observer, step: step, host: host, start: time.Now()}
 	hb.last = hb.start
-	go hb.loop()
+	hb.mu.Lock()
+	hb.timer = time.AfterFunc(HeartbeatEvery, hb.tick)
+	hb.mu.Unlock()
 	return hb
 }
 
-func (hb *heartbeat) loop() {
-	t := time.NewTicker(HeartbeatEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-hb.done:
-			return
-		case now := <-t.C:
-			hb.mu.Lock()
-			quiet := now.Sub(hb.last) >= HeartbeatEvery
-			hb.mu.Unlock()
-			if quiet {
-				hb.obs.Observe(event.Progress{Step: hb.step, Host: hb.host, Message: "running", Elapsed: now.Sub(hb.start).Seconds()})
-			}
-		}
+// tick reports the host as running when its module was quiet for
+// HeartbeatEvery, and arms the next tick.
+func (hb *heartbeat) tick() {
+	hb.mu.Lock()
+	if hb.stopped {
+		hb.mu.Unlock()
+		return
+	}
+	now := time.Now()
+	quiet := now.Sub(hb.last) >= HeartbeatEvery
+	hb.timer.Reset(HeartbeatEvery)
+	hb.mu.Unlock()
+	if quiet {
+		hb.obs.Observe(event.Progress{Step: hb.step, Host: hb.host, Message: "running", Elapsed: now.Sub(hb.start).Seconds()})
 	}
 }
 
@@ -59,4 +62,9 @@ func (hb *heartbeat) report(p module.Progress) {
 	hb.obs.Observe(event.Progress{Step: hb.step, Host: hb.host, Message: p.Message, Elapsed: p.Elapsed, Remaining: p.Remaining})
 }
 
-func (hb *heartbeat) stop() { hb.once.Do(func() { close(hb.done) }) }
+func (hb *heartbeat) stop() {
+	hb.mu.Lock()
+	defer hb.mu.Unlock()
+	hb.stopped = true
+	hb.timer.Stop()
+}
