@@ -29,6 +29,13 @@ type stepEval struct {
 	whenVal   cty.Value
 	whenDiags hcl.Diagnostics
 
+	// whenRefs are the traversals when reads; whenMemo keeps its value
+	// per eval.InputKey of them, for a when that differs per host but
+	// reads what many hosts share (host.groups, host.vars.rack).
+	whenRefs []hcl.Traversal
+	memoMu   sync.Mutex
+	whenMemo map[string]memoValue
+
 	argsOnce   sync.Once
 	args       cty.Value
 	argsDiags  hcl.Diagnostics
@@ -58,7 +65,8 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	}
 	se := &stepEval{s: s, scope: r.scope.Step(results, eval.RefsOf(program.References(s.Step, s.Module)), s.Each)}
 	if s.When != nil {
-		se.whenPerHost = eval.RefsOf(s.When.Variables()).VaryByHost(plan)
+		se.whenRefs = s.When.Variables()
+		se.whenPerHost = eval.RefsOf(se.whenRefs).VaryByHost(plan)
 	}
 	if se.spec = s.Module.Spec(); se.spec != nil {
 		se.argsPerHost = eval.RefsOf(hcldec.Variables(s.Body, se.spec)).VaryByHost(plan)
@@ -68,6 +76,14 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	}
 	r.evals[s.Name] = se
 	return se
+}
+
+// maxMemo bounds a step's memo of when values.
+const maxMemo = 4096
+
+type memoValue struct {
+	v     cty.Value
+	diags hcl.Diagnostics
 }
 
 // host returns the context the step sees on host; self, when not
@@ -80,7 +96,26 @@ func (se *stepEval) host(host string, self cty.Value) *hcl.EvalContext {
 // context of one of its hosts.
 func (se *stepEval) when(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if se.whenPerHost {
-		return se.s.When.Value(hctx)
+		key, ok := eval.InputKey(se.whenRefs, hctx)
+		if !ok {
+			return se.s.When.Value(hctx)
+		}
+		se.memoMu.Lock()
+		m, hit := se.whenMemo[key]
+		se.memoMu.Unlock()
+		if hit {
+			return m.v, m.diags
+		}
+		v, diags := se.s.When.Value(hctx)
+		se.memoMu.Lock()
+		if se.whenMemo == nil {
+			se.whenMemo = map[string]memoValue{}
+		}
+		if len(se.whenMemo) < maxMemo {
+			se.whenMemo[key] = memoValue{v, diags}
+		}
+		se.memoMu.Unlock()
+		return v, diags
 	}
 	se.whenOnce.Do(func() { se.whenVal, se.whenDiags = se.s.When.Value(hctx) })
 	return se.whenVal, se.whenDiags
