@@ -5,7 +5,15 @@
 // inventory, path, the current host's results of earlier steps (step.NAME)
 // and every host's (per_host.NAME), plus the function library.
 //
-// It does not run anything and does not decide step order (engine/plan).
+// A step's context is built in two layers: StepScope, once per step, holds
+// everything its hosts share (the base names, each, the per_host.* results
+// it reads, and in plan its unknown step.* results); StepScope.Host adds
+// host.*, this host's step.* and self in a child context. Refs says which
+// expressions can differ between hosts, and InputKey names the inputs of
+// one that does, so that the engine evaluates an expression once per
+// distinct input; both rely on every library function being pure.
+//
+// It does not run anything and does not decide step order (engine/program).
 // During plan, results of steps are unknown values of the right type, so
 // expressions that use them are "known after apply" rather than guessed.
 package eval
