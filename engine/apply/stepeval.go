@@ -15,8 +15,8 @@ import (
 // does not depend on the host is evaluated once per step, by the first
 // host that needs it, and shared: the module arguments (decoded and
 // validated), when, and the meta-arguments. An expression depends on the
-// host when it reads host.* or self, or in apply this host's step.*
-// results (eval.Refs.VaryByHost). Values and diagnostics it shares are
+// host when it reads host.* or self, or this host's step.* results
+// (eval.Refs.VaryByHost). Values and diagnostics it shares are
 // read-only.
 type stepEval struct {
 	s     *program.Step
@@ -58,18 +58,15 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	if se, ok := r.evals[s.Name]; ok {
 		return se
 	}
-	plan := r.opts.Mode == ModePlan
-	var results *eval.Results
-	if !plan {
-		results = r.results
-	}
-	se := &stepEval{s: s, scope: r.scope.Step(results, eval.RefsOf(program.References(s.Step, s.Module)), s.Each)}
+	// Plan too has real per-host results: read-only steps run for real,
+	// the others leave unknown or partly known results.
+	se := &stepEval{s: s, scope: r.scope.Step(r.results, eval.RefsOf(program.References(s.Step, s.Module)), s.Each)}
 	if s.When != nil {
 		se.whenRefs = s.When.Variables()
-		se.whenPerHost = eval.RefsOf(se.whenRefs).VaryByHost(plan)
+		se.whenPerHost = eval.RefsOf(se.whenRefs).VaryByHost()
 	}
 	if se.spec = s.Module.Spec(); se.spec != nil {
-		se.argsPerHost = eval.RefsOf(hcldec.Variables(s.Body, se.spec)).VaryByHost(plan)
+		se.argsPerHost = eval.RefsOf(hcldec.Variables(s.Body, se.spec)).VaryByHost()
 	}
 	if r.evals == nil {
 		r.evals = map[string]*stepEval{}

@@ -7,8 +7,9 @@
 //
 // A step's context is built in two layers: StepScope, once per step, holds
 // everything its hosts share (the base names, each, the per_host.* results
-// it reads, and in plan its unknown step.* results); StepScope.Host adds
-// host.*, this host's step.* and self in a child context. Refs says which
+// it reads, and its unknown step.* results when there are no results yet);
+// StepScope.Host adds host.*, this host's step.* and self in a child
+// context. Refs says which
 // expressions can differ between hosts, and InputKey names the inputs of
 // one that does, so that the engine evaluates an expression once per
 // distinct input; both rely on every library function being pure.

@@ -53,31 +53,29 @@ func addName(names []string, tr hcl.Traversal) []string {
 	return append(names, a.Name)
 }
 
-// VaryByHost reports whether expressions with these refs can take a different
-// value on each host: they read host.* or self, or, in apply (plan false),
-// this host's results under step.*. In plan every step result is unknown on
-// every host, so step.* alone does not make an expression per host.
-// Every function of the library is pure, so an expression that reads none
-// of these has one value for the whole step.
-func (r Refs) VaryByHost(plan bool) bool {
-	return r.Host || r.Self || (!plan && len(r.Step) > 0)
+// VaryByHost reports whether expressions with these refs can take a
+// different value on each host: they read host.* or self, or this host's
+// results under step.*. Every function of the library is pure, so an
+// expression that reads none of these has one value for the whole step.
+func (r Refs) VaryByHost() bool {
+	return r.Host || r.Self || len(r.Step) > 0
 }
 
 // StepScope is the evaluation context of one step, built once when the
 // step starts and shared by all its hosts: the base names, each, the
 // per_host.* results the step reads (its dependencies have finished, so
-// they do not change while it runs) and, in plan, its all-unknown step.*
-// results. Host adds what differs per host. It is safe for concurrent use.
+// they do not change while it runs) and, without results, its all-unknown
+// step.* results. Host adds what differs per host. It is safe for concurrent use.
 type StepScope struct {
 	scope   *Scope
-	results *Results // nil in plan
+	results *Results // nil: every step result unknown
 	step    []string // step.* names to build per host (apply)
 	ctx     *hcl.EvalContext
 }
 
 // Step returns the scope of a step whose expressions read refs, with each
 // (cty.NilVal unless the step comes from an include with for_each).
-// results is nil in plan. Only the steps named in refs are built into
+// With results nil every step result is unknown. Only the steps named in refs are built into
 // step.* and per_host.*: building every step's results for every host
 // would make a run quadratic in hosts x steps. Call it when the step
 // starts: the per_host.* values are taken then.

@@ -36,7 +36,7 @@ func appendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]
 	case event.StepFinished:
 		keys = "duration_ns step"
 	case event.PlannedHost:
-		keys = "action changes from host name step summary symbol to"
+		keys = "action changes destructive diagnostics from host name step summary symbol to"
 	default:
 		return b, false
 	}
@@ -126,7 +126,7 @@ func appendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]
 		o.int("duration_ns", int64(e.Duration))
 		o.str("step", e.Step)
 	case event.PlannedHost:
-		o.str("action", e.Action)
+		o.str("action", string(e.Action))
 		if len(e.Changes) > 0 {
 			o.key("changes")
 			o.b = append(o.b, '[')
@@ -141,6 +141,15 @@ func appendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]
 				o.b = append(o.b, '}')
 			}
 			o.b = append(o.b, ']')
+		}
+		if e.Destructive != "" {
+			o.str("destructive", e.Destructive)
+		}
+		if len(e.Diagnostics) > 0 {
+			o.key("diagnostics")
+			if !o.json(DiagnosticsJSON(e.Diagnostics, r)) {
+				return b, false
+			}
 		}
 		o.str("host", e.Host)
 		o.str("step", e.Step)

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +38,8 @@ func TestAppendEventMatchesTheSlowPath(t *testing.T) {
 		event.PlannedHost{Step: "mmchconfig.verbs", Host: "gpfs01", Action: "change", Symbol: "~", Summary: "verbsRdma: disable -> enable",
 			Changes: []event.Change{{Name: "verbsRdma", From: "disable", To: "hunter2"}}},
 		event.PlannedHost{Step: "s", Host: "h", Action: "no change", Symbol: "="},
+		event.PlannedHost{Step: "mmshutdown.stop", Host: "gpfs02", Action: "would fail", Symbol: "!", Summary: "hunter2 refused",
+			Destructive: "stops GPFS on hunter2", Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Destructive step", Detail: "<x>"}}},
 	}
 	for _, r := range []*redact.Redactor{nil, redact.New(), redact.New("hunter2", "\u2028")} {
 		for _, e := range evs {
@@ -91,4 +95,30 @@ func FuzzAppendEventOutput(f *testing.F) {
 			t.Errorf("got %s\nwant %s", got, want)
 		}
 	})
+}
+
+// appendEvent writes the fields it knows of; a field added to one of its
+// event types must be added to it too (or the event left to the slow
+// path), or its output silently lacks the field. This test names them.
+func TestAppendEventKnowsEveryField(t *testing.T) {
+	known := map[reflect.Type][]string{
+		reflect.TypeOf(event.HostStarted{}):  {"step", "host"},
+		reflect.TypeOf(event.HostFinished{}): {"step", "host", "status", "message", "duration_ns", "-", "result", "evidence", "checks", "severity"},
+		reflect.TypeOf(event.Check{}):        {"name", "measured", "threshold", "verdict", "message"},
+		reflect.TypeOf(event.Output{}):       {"step", "host", "stream", "line"},
+		reflect.TypeOf(event.StepStarted{}):  {"step", "module", "name", "hosts", "batch"},
+		reflect.TypeOf(event.StepFinished{}): {"step", "duration_ns"},
+		reflect.TypeOf(event.PlannedHost{}):  {"step", "host", "action", "symbol", "summary", "changes", "destructive", "-"},
+		reflect.TypeOf(event.Change{}):       {"name", "from", "to"},
+	}
+	for ty, want := range known {
+		var got []string
+		for i := range ty.NumField() {
+			tag, _, _ := strings.Cut(ty.Field(i).Tag.Get("json"), ",")
+			got = append(got, tag)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s has the JSON fields %q; appendEvent knows %q: update fast.go", ty, got, want)
+		}
+	}
 }
