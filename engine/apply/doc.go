@@ -16,7 +16,7 @@
 //
 // Steps run in the Program's order. Within a step, hosts run concurrently
 // on at most Forks workers. What does not depend on the host (the module
-// arguments, when, the meta-arguments, the shared evaluation context) is
+// arguments, when, the shared evaluation context) is
 // evaluated once per step; a when that does is evaluated once per distinct
 // value of what it reads (stepEval). A command's output reaches the
 // observers as one Output event per chunk of whole lines. Failure rule (printed with every plan): a host whose

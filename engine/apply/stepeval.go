@@ -14,10 +14,9 @@ import (
 // stepEval evaluates one step's expressions for each of its hosts. What
 // does not depend on the host is evaluated once per step, by the first
 // host that needs it, and shared: the module arguments (decoded and
-// validated), when, and the meta-arguments. An expression depends on the
-// host when it reads host.* or self, or this host's step.* results
-// (eval.Refs.VaryByHost). Values and diagnostics it shares are
-// read-only.
+// validated) and when. An expression depends on the host when it reads
+// host.* or self, or this host's step.* results (eval.Refs.VaryByHost).
+// Values and diagnostics it shares are read-only.
 type stepEval struct {
 	s     *program.Step
 	scope *eval.StepScope
@@ -40,10 +39,6 @@ type stepEval struct {
 	args       cty.Value
 	argsDiags  hcl.Diagnostics
 	validDiags hcl.Diagnostics
-
-	metaOnce  sync.Once
-	meta      program.Meta
-	metaDiags hcl.Diagnostics
 
 	dirtyMu sync.Mutex
 	dirty   bool // a dependency is planned to change (plan; once true, stays)
@@ -136,15 +131,6 @@ func (se *stepEval) decode(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, h
 		return args, diags, nil
 	}
 	return args, diags, program.AttachRange(s.Module.Validate(args), s.DeclRange)
-}
-
-// metaArgs evaluates the step's meta-arguments once, in the base context
-// of scope as runStep does (they never depend on the host).
-func (se *stepEval) metaArgs(scope *eval.Scope) (program.Meta, hcl.Diagnostics) {
-	se.metaOnce.Do(func() {
-		se.meta, se.metaDiags = program.EvalMeta(se.s, eval.WithEach(scope.Base(), se.s.Each), false)
-	})
-	return se.meta, se.metaDiags
 }
 
 // dependsOnDirty reports whether a step the step depends on is planned to
