@@ -16,10 +16,12 @@
 //
 // Steps run in the Program's order. Within a step, hosts run concurrently
 // on at most Forks workers. What does not depend on the host (the module
-// arguments, when, the shared evaluation context) is
-// evaluated once per step; a when that does is evaluated once per distinct
-// value of what it reads (stepEval). A command's output reaches the
-// observers as one Output event per chunk of whole lines. Failure rule (printed with every plan): a host whose
+// arguments, when, the shared evaluation context) is evaluated once per
+// step; a when that does is evaluated once per distinct value of what it
+// reads (stepEval). A command's output reaches the observers as one Output
+// event per chunk of whole lines.
+//
+// Failure rule (printed with every plan): a host whose
 // step fails drops out of later steps unless the step says on_failure =
 // "continue"; an unreachable host always drops out; the run stops when the
 // share of a step's hosts that failed exceeds the step's
