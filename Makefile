@@ -4,7 +4,7 @@ BIN      ?= bin/prova
 PKGS     ?= ./...
 FUZZTIME ?= 20s
 
-.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden docs fuzz bench demo dist dist-check test-packages clean
+.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden docs fuzz fuzz-short bench demo demo-loop dist dist-check test-packages clean
 
 all: lint build test
 
@@ -69,6 +69,11 @@ bench: build
 # second lab before apply), and stops the labs.
 demo: build
 	./examples/demo.sh $(BIN)
+
+# demo-loop runs the demo 20 times in a row while three busy loops load the
+# machine, and fails unless all 20 pass (not part of make test; ~5 minutes).
+demo-loop: build
+	./scripts/demo-under-load.sh $(abspath $(BIN)) 20 3
 
 # dist builds the release: static binaries for linux/amd64 and arm64, a DEB
 # and an RPM per architecture, and SHA256SUMS in dist/ (docs/install.md).
