@@ -9,7 +9,7 @@ FUZZTIME ?= 20s
 all: lint build test
 
 build:
-	$(GO) build -trimpath -o $(BIN) ./cmd/prova
+	$(GO) build -trimpath -buildvcs=auto -o $(BIN) ./cmd/prova
 
 # test is what CI runs: static checks, then every test with the race detector.
 test: lint race

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
@@ -146,9 +148,13 @@ func (a *app) loadInventory(spec, limit string) (*inventory.Inventory, error) {
 	}
 	var inv *inventory.Inventory
 	var diags hcl.Diagnostics
-	if _, err := os.Stat(spec); err != nil && containsComma(spec) {
+	_, err := os.Stat(spec)
+	switch {
+	case err != nil && containsComma(spec):
 		inv, diags = inventory.FromList(spec)
-	} else {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("no inventory file named %q exists; a single host is written with a trailing comma: -i %s,", spec, spec)
+	default:
 		inv, diags = inventory.Load(spec)
 	}
 	if diags.HasErrors() {
