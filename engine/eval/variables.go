@@ -104,7 +104,11 @@ func ResolveVariables(rb *config.Runbook, in Inputs) (*Variables, hcl.Diagnostic
 				invalid[n] = true
 				continue
 			}
-			given[n], origin[n] = val, givenAs{"", fromFile}
+			raw := ""
+			if val.IsKnown() && !val.IsNull() && val.Type() == cty.String {
+				raw = val.AsString()
+			}
+			given[n], origin[n] = val, givenAs{raw, fromFile}
 		}
 	}
 	for _, f := range in.Flags {
