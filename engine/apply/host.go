@@ -35,7 +35,7 @@ func (r *Runner) runHost(ctx context.Context, s *program.Step, m program.Meta, h
 	}
 	obs.Observe(event.HostFinished{Step: s.ID(), Host: host, Status: o.status, Message: o.message,
 		Duration: time.Since(start), Diagnostics: o.resp.Diagnostics, Result: jsonResult(o.value),
-		Evidence: o.resp.Evidence, Checks: checksFor(s.ID(), o.resp.Checks, o.status), Severity: sev})
+		Evidence: o.resp.Evidence, Checks: checksFor(s.ID(), o.resp.Checks, o.status), Severity: sev, GaveUp: o.gaveUp})
 	switch {
 	case o.status == event.Unreachable:
 		r.drop(s, host, "unreachable")
@@ -66,8 +66,12 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 	}
 	h := r.hostFor(s, m, host)
 	retries := m.Retries
-	if s.Until != nil && retries == 0 {
-		retries = 3
+	switch {
+	case retries >= 0: // set, 0 included: that many retries
+	case s.Until != nil:
+		retries = program.DefaultUntilRetries
+	default:
+		retries = 0
 	}
 	var o outcome
 	for attempt := 1; ; attempt++ {
@@ -90,7 +94,8 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 			if !ok {
 				retry = true
 				if attempt > retries {
-					msg := fmt.Sprintf("until still false after %d attempts", attempt)
+					msg := fmt.Sprintf("gave up waiting: until still false after %d attempt%s", attempt, plural(attempt))
+					o.gaveUp = true
 					if s.FailedWhen != nil {
 						// failed_when decides: a probe may wait for a state
 						// and still report what it found without failing.
