@@ -11,8 +11,9 @@ all: lint build test
 build:
 	$(GO) build -trimpath -buildvcs=auto -o $(BIN) ./cmd/prova
 
-# test is what CI runs: static checks, then every test with the race detector.
-test: lint race
+# test is what CI runs: static checks, every test with the race detector,
+# then the runbook loader's fuzz target for a short while.
+test: lint race fuzz-short
 
 # unit runs the tests without the race detector (faster while iterating).
 unit:
@@ -44,6 +45,11 @@ golden:
 # fails when a committed page is stale).
 docs:
 	$(GO) generate ./modules/all
+
+# fuzz-short runs the runbook loader's fuzz target for 10s (part of test:
+# the loader reads every runbook a user writes).
+fuzz-short:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseRunbook$$' -fuzztime 10s ./engine/config
 
 # fuzz runs every fuzz target for FUZZTIME each.
 fuzz:
