@@ -27,9 +27,9 @@ type Meta struct {
 	// Retries is the number of attempts after the first; negative when
 	// unset (a step with until then gets DefaultUntilRetries), so that
 	// retries = 0 means no retry.
-	Retries int
-	Delay         time.Duration
-	OnFailure     string // "abort" or "continue"
+	Retries   int
+	Delay     time.Duration
+	OnFailure string // "abort" or "continue"
 	// MaxFailPercentage is the share of a step's hosts allowed to fail
 	// before the run aborts; negative when unset.
 	MaxFailPercentage float64
