@@ -57,3 +57,29 @@ func TestShippedRunbooksValidate(t *testing.T) {
 		})
 	}
 }
+
+// longSteps are the modules whose steps can rightly run longer than a
+// runbook's step_timeout (a rolling restart of every node, a benchmark, a
+// pairwise latency sweep): their steps set a timeout of their own.
+var longSteps = map[string]bool{"gpfs_restart": true, "bench": true, "rdma_latency": true}
+
+// No shipped runbook can block forever on a hung command: each sets
+// step_timeout, which bounds every step without a timeout of its own, and
+// the long-running steps set their own.
+func TestShippedRunbooksBoundEveryStep(t *testing.T) {
+	files, _ := filepath.Glob("*.hcl")
+	for _, f := range files {
+		rb, diags := config.Load(f)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		if rb.StepTimeout <= 0 {
+			t.Errorf("%s: no runbook { step_timeout = ... }", f)
+		}
+		for _, s := range rb.Steps {
+			if longSteps[s.Module] && s.Timeout == nil {
+				t.Errorf("%s: step %s may run longer than step_timeout and sets no timeout of its own", f, s.ID())
+			}
+		}
+	}
+}

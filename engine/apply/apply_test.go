@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
@@ -196,6 +197,31 @@ step "cmd" "a" {
 	hf := s.ev.finished()["cmd.a@n1"]
 	if !out.Failed || hf.Status != event.Failed || !strings.Contains(hf.Message, "timed out after 20ms") {
 		t.Fatalf("finished = %+v", hf)
+	}
+}
+
+// A step without a timeout of its own is bounded by the run-wide one, and
+// the message names the host that hung and the setting; the step's own
+// timeout wins over the run-wide one.
+func TestRunWideStepTimeout(t *testing.T) {
+	s := newRun(t, `
+step "cmd" "hangs" {
+  command = "block"
+  on_failure = "continue"
+}
+step "cmd" "own" {
+  timeout = "30ms"
+  command = "block"
+}`, []string{"n1"}, ModeApply)
+	s.r.opts.StepTimeout, s.r.opts.StepTimeoutFrom = 20*time.Millisecond, "--step-timeout"
+	out, _ := s.r.Run(context.Background())
+	hf := s.ev.finished()["cmd.hangs@n1"]
+	want := "timed out after 20ms (--step-timeout): n1 did not answer in time; the host or its command hung"
+	if !out.Failed || hf.Status != event.Failed || hf.Message != want {
+		t.Fatalf("hangs = %+v, want message %q", hf, want)
+	}
+	if own := s.ev.finished()["cmd.own@n1"]; !strings.HasPrefix(own.Message, "timed out after 30ms (the step's timeout): n1") {
+		t.Errorf("own = %+v", own)
 	}
 }
 

@@ -15,19 +15,21 @@ const HeartbeatEvery = 5 * time.Second
 
 // heartbeat reports a running host-step as Progress events: the module's
 // own reports, passed through, and between them, every HeartbeatEvery, a
-// "running" report with the elapsed time. stop ends it.
+// "running" report with the elapsed time and, when the attempt is bounded,
+// the time left before it times out. stop ends it.
 type heartbeat struct {
 	obs        event.Observer
 	step, host string
 	start      time.Time
+	timeout    time.Duration // 0: unbounded
 	mu         sync.Mutex
 	last       time.Time
 	done       chan struct{}
 	once       sync.Once
 }
 
-func (r *Runner) startHeartbeat(step, host string) *heartbeat {
-	hb := &heartbeat{obs: r.opts.Observer, step: step, host: host, start: time.Now(), done: make(chan struct{})}
+func (r *Runner) startHeartbeat(step, host string, timeout time.Duration) *heartbeat {
+	hb := &heartbeat{obs: r.opts.Observer, step: step, host: host, start: time.Now(), timeout: timeout, done: make(chan struct{})}
 	hb.last = hb.start
 	go hb.loop()
 	return hb
@@ -45,10 +47,23 @@ func (hb *heartbeat) loop() {
 			quiet := now.Sub(hb.last) >= HeartbeatEvery
 			hb.mu.Unlock()
 			if quiet {
-				hb.obs.Observe(event.Progress{Step: hb.step, Host: hb.host, Message: "running", Elapsed: now.Sub(hb.start).Seconds()})
+				hb.obs.Observe(event.Progress{Step: hb.step, Host: hb.host, Message: hb.running(now), Elapsed: now.Sub(hb.start).Seconds()})
 			}
 		}
 	}
+}
+
+// running is the heartbeat's message: "running", and with a bound, how
+// long until the attempt times out.
+func (hb *heartbeat) running(now time.Time) string {
+	if hb.timeout <= 0 {
+		return "running"
+	}
+	left := hb.timeout - now.Sub(hb.start)
+	if left < 0 {
+		left = 0
+	}
+	return "running, times out in " + left.Round(time.Second).String()
 }
 
 // report passes a module's progress on.

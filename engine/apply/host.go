@@ -129,9 +129,10 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 // attempt runs the module once, under the step's timeout.
 func (r *Runner) attempt(ctx context.Context, s *program.Step, m program.Meta, h module.Host, hctx *hcl.EvalContext) outcome {
 	actx := ctx
-	if m.Timeout > 0 {
+	timeout, from := r.timeoutFor(m)
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		actx, cancel = context.WithTimeout(ctx, m.Timeout)
+		actx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
@@ -157,7 +158,7 @@ func (r *Runner) attempt(ctx context.Context, s *program.Step, m program.Meta, h
 	if _, refusal := r.destructive(s, m, args, h.Name()); refusal != "" {
 		return outcome{status: event.Failed, message: refusal}
 	}
-	hb := r.startHeartbeat(s.ID(), h.Name())
+	hb := r.startHeartbeat(s.ID(), h.Name(), timeout)
 	resp, err := module.CallApply(actx, s.Module, module.ApplyRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir,
 		Progress: hb.report})
 	hb.stop()
@@ -166,7 +167,7 @@ func (r *Runner) attempt(ctx context.Context, s *program.Step, m program.Meta, h
 		case module.IsUnreachable(err):
 			return outcome{status: event.Unreachable, message: err.Error(), resp: resp}
 		case errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
-			return outcome{status: event.Failed, message: fmt.Sprintf("timed out after %s", m.Timeout), resp: resp}
+			return outcome{status: event.Failed, message: timedOut(h.Name(), timeout, from), resp: resp}
 		case ctx.Err() != nil:
 			return outcome{status: event.Failed, message: "interrupted", resp: resp}
 		}
@@ -253,4 +254,22 @@ func diagText(diags hcl.Diagnostics) string {
 		}
 	}
 	return diags.Error()
+}
+
+// timeoutFor is the bound of one attempt of a step: its own timeout, else
+// the run-wide one (Options.StepTimeout), with where it was set.
+func (r *Runner) timeoutFor(m program.Meta) (time.Duration, string) {
+	if m.Timeout > 0 {
+		return m.Timeout, "the step's timeout"
+	}
+	return r.opts.StepTimeout, r.opts.StepTimeoutFrom
+}
+
+// timedOut is the message of a host-step whose attempt ran out of time: it
+// names the host that hung and the setting that bounded it.
+func timedOut(host string, timeout time.Duration, from string) string {
+	if from == "" {
+		from = "the step timeout"
+	}
+	return fmt.Sprintf("timed out after %s (%s): %s did not answer in time; the host or its command hung", timeout, from, host)
 }

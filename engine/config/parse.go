@@ -1,6 +1,8 @@
 package config
 
 import (
+	"time"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -222,7 +224,7 @@ func decodeFile(rb *Runbook, f *hcl.File) hcl.Diagnostics {
 }
 
 func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
-	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}, {Name: "baseline"}, {Name: "keep_runs"}}})
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}, {Name: "baseline"}, {Name: "keep_runs"}, {Name: "step_timeout"}}})
 	lit := func(name string) (string, bool) {
 		a, ok := content.Attributes[name]
 		if !ok {
@@ -269,6 +271,19 @@ func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
 			})
 		}
 		rb.KeepRuns = n
+	}
+	if st, ok := lit("step_timeout"); ok {
+		d, err := time.ParseDuration(st)
+		if err != nil || d <= 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid step_timeout",
+				Detail:   `step_timeout must be a positive duration like "10m" or "1h30m": it bounds every step that sets no timeout of its own.`,
+				Subject:  content.Attributes["step_timeout"].Expr.Range().Ptr(),
+			})
+		} else {
+			rb.StepTimeout = d
+		}
 	}
 	if st, ok := lit("strategy"); ok {
 		if st != "linear" && st != "free" {
