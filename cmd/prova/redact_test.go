@@ -19,7 +19,7 @@ import (
 // (before, across and after the place where a plan summary is cut), never
 // appears, whole or any part of redact.Fragment bytes or more, in anything
 // prova writes: the plan and apply console, plan --json, the saved plan,
-// and every file of the run record, names included.
+// every file of the run record (names included) and every report format.
 func TestSensitiveValueNeverLeaks(t *testing.T) {
 	srv := sshtest.NewServer(t, sshtest.ShellHandler)
 	dir := t.TempDir()
@@ -83,15 +83,19 @@ step "shell" "show" {
 			saved := filepath.Join(work, "saved.json")
 			vars := []string{"--var", "token=" + token, "--var", "prefix=" + prefix}
 			var outputs []string
-			run := func(args ...string) {
+			main := func(args ...string) {
 				var stdout, stderr bytes.Buffer
-				cli.Main(append(args, "--color", "never", "--ssh-config", "none", "--record-dir", records), strings.NewReader(""), &stdout, &stderr)
-				outputs = append(outputs, strings.Join(args[:1], " ")+" stdout:\n"+stdout.String(), "stderr:\n"+stderr.String())
+				cli.Main(append(args, "--color", "never", "--record-dir", records), strings.NewReader(""), &stdout, &stderr)
+				outputs = append(outputs, args[0]+" stdout:\n"+stdout.String(), "stderr:\n"+stderr.String())
 			}
+			run := func(args ...string) { main(append(args, "--ssh-config", "none")...) }
 			run(append([]string{"plan", rb, "-i", inv, "-v"}, vars...)...)
 			run(append([]string{"plan", rb, "-i", inv, "--json", "--out", saved}, vars...)...)
 			run(append([]string{"apply", rb, "-i", inv, "-v"}, vars...)...)
 			run("apply", saved, "--var", "token="+token)
+			// Every report format, written into the run directory.
+			main("report", "latest", "--format", "md,html,junit,json")
+			main("report", "latest", "--format", "md", "--out", "-")
 			b, err := os.ReadFile(saved)
 			if err != nil {
 				t.Fatalf("no saved plan: %v\n%s", err, strings.Join(outputs, "\n"))
@@ -117,6 +121,11 @@ step "shell" "show" {
 				t.Fatalf("no run record under %s:\n%s", records, strings.Join(outputs, "\n"))
 			}
 			all := strings.Join(outputs, "\n")
+			for _, f := range []string{"report.md", "report.html", "report.junit.xml", "report.json", "run.json", "events.jsonl"} {
+				if !strings.Contains(all, string(filepath.Separator)+f+":\n") {
+					t.Fatalf("no %s in the run record:\n%s", f, all)
+				}
+			}
 			if !strings.Contains(all, "done") || !strings.Contains(all, redact.Placeholder) {
 				t.Fatalf("the runs did not run the steps or redact anything:\n%s", all)
 			}
