@@ -40,12 +40,24 @@ EXIT STATUS
 				return err
 			}
 			if isPlan {
+				// The plan chose its hosts and steps: a different --limit,
+				// --tags or --skip-tags would apply something else.
+				for _, fl := range []struct {
+					name        string
+					given, plan []string
+				}{
+					{"limit", []string{f.limit}, []string{saved.Limit}},
+					{"tags", f.tags, saved.Tags},
+					{"skip-tags", f.skipTags, saved.SkipTags},
+				} {
+					if cmd.Flags().Changed(fl.name) && strings.Join(fl.given, ",") != strings.Join(fl.plan, ",") {
+						return fmt.Errorf("--%s: a saved plan is applied to the hosts and steps it was planned for (--%s %q); make a new plan with it", fl.name, fl.name, strings.Join(fl.plan, ","))
+					}
+				}
 				if f.inventory == "" {
 					f.inventory = saved.Inventory
 				}
-				if f.limit == "" {
-					f.limit = saved.Limit
-				}
+				f.limit = saved.Limit
 				f.tags, f.skipTags = saved.Tags, saved.SkipTags
 				path = saved.Runbook
 			}
