@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -102,7 +104,7 @@ step "shell" "show" {
 			}
 			outputs = append(outputs, "saved plan:\n"+string(b))
 			n := 0
-			filepath.WalkDir(records, func(p string, d fs.DirEntry, err error) error {
+			err = filepath.WalkDir(records, func(p string, d fs.DirEntry, err error) error {
 				if err != nil {
 					return err
 				}
@@ -113,14 +115,29 @@ step "shell" "show" {
 					if err != nil {
 						return err
 					}
+					if strings.HasSuffix(p, ".gz") { // raw outputs kept compressed
+						zr, err := gzip.NewReader(bytes.NewReader(b))
+						if err != nil {
+							return fmt.Errorf("%s: %w", p, err)
+						}
+						if b, err = io.ReadAll(zr); err != nil {
+							return fmt.Errorf("%s: %w", p, err)
+						}
+					}
 					outputs = append(outputs, p+":\n"+string(b))
 				}
 				return nil
 			})
+			if err != nil {
+				t.Fatal(err)
+			}
 			if n == 0 {
 				t.Fatalf("no run record under %s:\n%s", records, strings.Join(outputs, "\n"))
 			}
 			all := strings.Join(outputs, "\n")
+			if !strings.Contains(all, ".gz:\n") {
+				t.Fatalf("no raw output blob in the run record:\n%s", all)
+			}
 			for _, f := range []string{"report.md", "report.html", "report.junit.xml", "report.json", "run.json", "events.jsonl"} {
 				if !strings.Contains(all, string(filepath.Separator)+f+":\n") {
 					t.Fatalf("no %s in the run record:\n%s", f, all)
