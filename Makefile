@@ -4,15 +4,16 @@ BIN      ?= bin/prova
 PKGS     ?= ./...
 FUZZTIME ?= 20s
 
-.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden docs fuzz bench demo dist dist-check test-packages clean
+.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden docs fuzz fuzz-short bench demo demo-loop dist dist-check test-packages clean
 
 all: lint build test
 
 build:
-	$(GO) build -trimpath -o $(BIN) ./cmd/prova
+	$(GO) build -trimpath -buildvcs=auto -o $(BIN) ./cmd/prova
 
-# test is what CI runs: static checks, then every test with the race detector.
-test: lint race
+# test is what CI runs: static checks, every test with the race detector,
+# then the runbook loader's fuzz target for a short while.
+test: lint race fuzz-short
 
 # unit runs the tests without the race detector (faster while iterating).
 unit:
@@ -45,6 +46,11 @@ golden:
 docs:
 	$(GO) generate ./modules/all
 
+# fuzz-short runs the runbook loader's fuzz target for 10s (part of test:
+# the loader reads every runbook a user writes).
+fuzz-short:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseRunbook$$' -fuzztime 10s ./engine/config
+
 # fuzz runs every fuzz target for FUZZTIME each.
 fuzz:
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
@@ -76,6 +82,11 @@ bench: build
 # second lab before apply), and stops the labs.
 demo: build
 	./examples/demo.sh $(BIN)
+
+# demo-loop runs the demo 20 times in a row while three busy loops load the
+# machine, and fails unless all 20 pass (not part of make test; ~5 minutes).
+demo-loop: build
+	./scripts/demo-under-load.sh $(abspath $(BIN)) 20 3
 
 # dist builds the release: static binaries for linux/amd64 and arm64, a DEB
 # and an RPM per architecture, and SHA256SUMS in dist/ (docs/install.md).

@@ -16,9 +16,8 @@ import (
 )
 
 func needRoot(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("the lab's mount namespaces need root here (see docs/lab.md)")
-	}
+	t.Helper()
+	labtest.NeedRoot(t)
 }
 
 func writeScenario(t *testing.T, src string) string {

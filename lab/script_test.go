@@ -10,19 +10,20 @@ import (
 
 	"github.com/provadev/prova/internal/cli"
 	"github.com/provadev/prova/lab"
+	"github.com/provadev/prova/lab/labtest"
 )
 
+// TestMain runs the tests through labtest.M, which removes the prova
+// binary the lab tests build once the tests are done.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(labtest.M(m), map[string]func(){
 		"prova": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
 // TestScript drives "prova lab up/status/expand/down" as a user would.
 func TestScript(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("the lab's mount namespaces need root here (see docs/lab.md)")
-	}
+	labtest.NeedRoot(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,

@@ -16,6 +16,9 @@
 
 runbook {
   description = "Ceph RDMA messenger guard: async+rdma in ceph.conf or in the planned settings fails (read-only)"
+  # Bounds each attempt of every step without a timeout of its own: a
+  # hung command fails on its host instead of blocking the run.
+  step_timeout = "2m"
 }
 
 variable "ceph_hosts" {

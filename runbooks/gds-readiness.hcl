@@ -17,6 +17,9 @@
 
 runbook {
   description = "GPUDirect Storage readiness: gdscheck evidence, nvidia_fs, IOMMU, file system support, GPU/NIC topology, RDMA ports (read-only)"
+  # Bounds each attempt of every step without a timeout of its own: a
+  # hung command fails on its host instead of blocking the run.
+  step_timeout = "5m"
 }
 
 include "gds_checks" {

@@ -11,6 +11,9 @@
 
 runbook {
   description = "Enable GPFS verbsRdma on verbs_ports, restart where needed, and prove every node reaches every peer over RDMA"
+  # Bounds each attempt of every step without a timeout of its own: a
+  # hung command fails on its host instead of blocking the run.
+  step_timeout = "10m"
 }
 
 variable "preflight_max_fail" {
@@ -48,6 +51,12 @@ variable "admin_node" {
 variable "restart_wait" {
   type    = string
   default = "10m"
+}
+
+variable "restart_timeout" {
+  description = "Bound on the whole restart step (every node it restarts, one after another in rolling mode); each node's wait is restart_wait"
+  type        = string
+  default     = "12h"
 }
 
 variable "restart_poll" {
@@ -94,6 +103,7 @@ step "gpfs_restart" "restart" {
   nodes               = [for h, r in per_host.config : h if r.restart_pending]
   max_wait            = var.restart_wait
   interval            = var.restart_poll
+  timeout             = var.restart_timeout
   max_fail_percentage = 0
   tags                = ["restart"]
 }

@@ -10,6 +10,9 @@
 
 runbook {
   description = "Verify GPFS verbsRdma: ports, OFED, effective configuration, and RDMA to every peer (read-only)"
+  # Bounds each attempt of every step without a timeout of its own: a
+  # hung command fails on its host instead of blocking the run.
+  step_timeout = "10m"
 }
 
 include "preflight" {

@@ -35,8 +35,8 @@ func TestGPFSRunbooksValidate(t *testing.T) {
 	}
 }
 
-// scenario returns the lab scenario file, or skips when the GPFS simulator's
-// scenarios are not there yet.
+// scenario returns the lab scenario file; a missing one fails the test (the
+// scenarios ship with the repository). Short mode skips lab tests.
 func scenario(t *testing.T, name string) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("..", "examples", "lab", name))
@@ -44,7 +44,7 @@ func scenario(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("scenario %s not available (GPFS simulator not ready): %v", name, err)
+		t.Fatalf("lab scenario %s is missing: %v", name, err)
 	}
 	if testing.Short() {
 		t.Skip("lab test")

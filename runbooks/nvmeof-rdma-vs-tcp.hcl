@@ -14,6 +14,9 @@
 
 runbook {
   description = "NVMe-oF: connect over TCP and RDMA in turn, benchmark both, compare latency, CPU and bandwidth, disconnect"
+  # Bounds each attempt of every step without a timeout of its own: a
+  # hung command fails on its host instead of blocking the run.
+  step_timeout = "10m"
 }
 
 include "nvmeof_compare" {

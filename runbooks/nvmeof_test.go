@@ -52,8 +52,8 @@ func TestNVMeoFRunbookValidates(t *testing.T) {
 	}
 }
 
-// nvmeofScenario returns the lab scenario, or skips when the NVMe-oF
-// simulator's scenarios are not there.
+// nvmeofScenario returns the lab scenario; a missing one fails the test
+// (the scenarios ship with the repository). Short mode skips lab tests.
 func nvmeofScenario(t *testing.T, name string) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("..", "examples", "lab", name))
@@ -61,7 +61,7 @@ func nvmeofScenario(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("scenario %s not available: %v", name, err)
+		t.Fatalf("lab scenario %s is missing: %v", name, err)
 	}
 	if testing.Short() {
 		t.Skip("lab test")

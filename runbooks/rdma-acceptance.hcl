@@ -16,6 +16,9 @@
 
 runbook {
   description = "RDMA acceptance: ports and OFED, GPFS verbs and every node's RDMA peers, NVMe-oF RDMA vs TCP (latency, CPU, bandwidth), pairwise ib_write_lat, GDS readiness"
+  # Bounds each attempt of every step without a timeout of its own: a
+  # hung command fails on its host instead of blocking the run.
+  step_timeout = "10m"
 }
 
 variable "run_gpfs" {
@@ -72,6 +75,12 @@ variable "nqn" {
   }
 }
 
+variable "latency_timeout" {
+  type        = string
+  default     = "1h"
+  description = "Bound on the latency step on one node (every pair it measures, one after another)"
+}
+
 variable "latency_mode" {
   type        = string
   default     = "reference"
@@ -121,6 +130,7 @@ step "rdma_latency" "pairs" {
   max_lat_us     = var.max_lat_us
   outlier_factor = var.outlier_factor
   addresses      = { for h in inventory.hosts : h => try(inventory.host[h].vars.data_address, h) }
+  timeout        = var.latency_timeout
   on_failure     = "continue"
   tags           = ["latency"]
 }

@@ -12,10 +12,13 @@ import (
 
 	"github.com/provadev/prova/engine/transport/sshtest"
 	"github.com/provadev/prova/internal/cli"
+	"github.com/provadev/prova/lab/labtest"
 )
 
+// TestMain runs the tests through labtest.M, which removes the prova
+// binary the lab tests build once the tests are done.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(labtest.M(m), map[string]func(){
 		"prova": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }

@@ -5,9 +5,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/engine/program"
 )
 
 var three = []string{"n1", "n2", "n3"}
@@ -198,6 +200,31 @@ step "cmd" "a" {
 	}
 }
 
+// A step without a timeout of its own is bounded by the run-wide one, and
+// the message names the host that hung and the setting; the step's own
+// timeout wins over the run-wide one.
+func TestRunWideStepTimeout(t *testing.T) {
+	s := newRun(t, `
+step "cmd" "hangs" {
+  command = "block"
+  on_failure = "continue"
+}
+step "cmd" "own" {
+  timeout = "30ms"
+  command = "block"
+}`, []string{"n1"}, ModeApply)
+	s.r.opts.StepTimeout, s.r.opts.StepTimeoutFrom = 20*time.Millisecond, "--step-timeout"
+	out, _ := s.r.Run(context.Background())
+	hf := s.ev.finished()["cmd.hangs@n1"]
+	want := "timed out after 20ms (--step-timeout): n1 did not answer in time; the host or its command hung"
+	if !out.Failed || hf.Status != event.Failed || hf.Message != want {
+		t.Fatalf("hangs = %+v, want message %q", hf, want)
+	}
+	if own := s.ev.finished()["cmd.own@n1"]; !strings.HasPrefix(own.Message, "timed out after 30ms (the step's timeout): n1") {
+		t.Errorf("own = %+v", own)
+	}
+}
+
 func TestChangedWhenFailedWhen(t *testing.T) {
 	s := newRun(t, `
 step "cmd" "a" {
@@ -369,11 +396,60 @@ step "cmd" "next" { command = "echo next" }
 `, []string{"n1"}, ModeApply)
 	s.r.Run(context.Background())
 	hf := s.ev.finished()["cmd.probe@n1"]
-	if hf.Status == event.Failed || !strings.Contains(hf.Message, "until still false after 2 attempts") {
-		t.Fatalf("probe = %+v; failed_when = false must keep it from failing", hf)
+	if hf.Status == event.Failed || !hf.GaveUp || !strings.Contains(hf.Message, "gave up waiting: until still false after 2 attempts") {
+		t.Fatalf("probe = %+v; failed_when = false must keep it from failing, and it gave up waiting", hf)
 	}
 	if !slices.Contains(s.fleet.commands(), "n1: echo next") {
 		t.Error("the host must go on")
+	}
+}
+
+// retries = 0 means no retry, also with until; unset retries with until
+// means DefaultUntilRetries; without until, unset means none.
+func TestRetriesZeroMeansNoRetry(t *testing.T) {
+	for _, c := range []struct {
+		name, meta string
+		attempts   int
+	}{
+		{"retries = 0 with until", "retries = 0\n  until = self.rc == 0", 1},
+		{"until without retries", "until = self.rc == 0", 1 + program.DefaultUntilRetries},
+		{"retries = 2 with until", "retries = 2\n  until = self.rc == 0", 3},
+		{"retries = 0 with until, failed_when", "retries = 0\n  until = self.rc == 0\n  failed_when = false", 1},
+		{"until, failed_when, no retries", "until = self.rc == 0\n  failed_when = false", 1 + program.DefaultUntilRetries},
+		{"retries = 0 on a failing command", "retries = 0", 1},
+		{"no retries, no until", "", 1},
+		{"retries = 1 on a failing command", "retries = 1", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newRun(t, `
+step "cmd" "probe" {
+  delay   = "0s"
+  command = "succeed-after 99"
+  `+c.meta+`
+}
+`, []string{"n1"}, ModeApply)
+			s.r.Run(context.Background())
+			n := 0
+			for _, cmd := range s.fleet.commands() {
+				if cmd == "n1: succeed-after 99" {
+					n++
+				}
+			}
+			if n != c.attempts {
+				t.Errorf("%d attempts, want %d", n, c.attempts)
+			}
+			// A command that fails is retried as failed; with failed_when =
+			// false it is not, and until decides: it gave up waiting, and
+			// the status stays what failed_when made it.
+			hf := s.ev.finished()["cmd.probe@n1"]
+			waits := strings.Contains(c.meta, "failed_when")
+			if failed := hf.Status == event.Failed; failed == waits {
+				t.Errorf("status %s", hf.Status)
+			}
+			if hf.GaveUp != waits || waits && !strings.HasPrefix(hf.Message, "gave up waiting: until still false after") {
+				t.Errorf("GaveUp = %v, message %q; want GaveUp %v", hf.GaveUp, hf.Message, waits)
+			}
+		})
 	}
 }
 

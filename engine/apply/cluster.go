@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -58,9 +59,10 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 	}
 	if len(req.Order) > 0 {
 		actx := ctx
-		if m.Timeout > 0 {
+		timeout, from := r.timeoutFor(m)
+		if timeout > 0 {
 			var cancel context.CancelFunc
-			actx, cancel = context.WithTimeout(ctx, m.Timeout)
+			actx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
 		resps, err := cm.ApplyCluster(actx, req)
@@ -70,6 +72,8 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 				outcomes[h] = statusOf(resp, m)
 			case err != nil && module.IsUnreachable(err):
 				outcomes[h] = outcome{status: event.Unreachable, message: err.Error()}
+			case err != nil && errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+				outcomes[h] = outcome{status: event.Failed, message: timedOut(h, timeout, from)}
 			case err != nil:
 				outcomes[h] = outcome{status: event.Failed, message: err.Error()}
 			default:

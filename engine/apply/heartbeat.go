@@ -15,21 +15,23 @@ const HeartbeatEvery = 5 * time.Second
 
 // heartbeat reports a running host-step as Progress events: the module's
 // own reports, passed through, and between them, every HeartbeatEvery, a
-// "running" report with the elapsed time. stop ends it. It runs on a timer
+// "running" report with the elapsed time and, when the attempt is bounded,
+// the time left before it times out. stop ends it. It runs on a timer
 // (time.AfterFunc), not a goroutine of its own: a host-step that ends
 // within HeartbeatEvery, as most do, costs one timer.
 type heartbeat struct {
 	obs        event.Observer
 	step, host string
 	start      time.Time
+	timeout    time.Duration // 0: unbounded
 	mu         sync.Mutex
 	last       time.Time
 	timer      *time.Timer
 	stopped    bool
 }
 
-func (r *Runner) startHeartbeat(step, host string) *heartbeat {
-	hb := &heartbeat{obs: r.opts.Observer, step: step, host: host, start: time.Now()}
+func (r *Runner) startHeartbeat(step, host string, timeout time.Duration) *heartbeat {
+	hb := &heartbeat{obs: r.opts.Observer, step: step, host: host, start: time.Now(), timeout: timeout}
 	hb.last = hb.start
 	hb.mu.Lock()
 	hb.timer = time.AfterFunc(HeartbeatEvery, hb.tick)
@@ -50,8 +52,21 @@ func (hb *heartbeat) tick() {
 	hb.timer.Reset(HeartbeatEvery)
 	hb.mu.Unlock()
 	if quiet {
-		hb.obs.Observe(event.Progress{Step: hb.step, Host: hb.host, Message: "running", Elapsed: now.Sub(hb.start).Seconds()})
+		hb.obs.Observe(event.Progress{Step: hb.step, Host: hb.host, Message: hb.running(now), Elapsed: now.Sub(hb.start).Seconds()})
 	}
+}
+
+// running is the heartbeat's message: "running", and with a bound, how
+// long until the attempt times out.
+func (hb *heartbeat) running(now time.Time) string {
+	if hb.timeout <= 0 {
+		return "running"
+	}
+	left := hb.timeout - now.Sub(hb.start)
+	if left < 0 {
+		left = 0
+	}
+	return "running, times out in " + left.Round(time.Second).String()
 }
 
 // report passes a module's progress on.

@@ -34,7 +34,7 @@ func (r *Runner) runHost(ctx context.Context, s *program.Step, m program.Meta, h
 	}
 	obs.Observe(event.HostFinished{Step: s.ID(), Host: host, Status: o.status, Message: o.message,
 		Duration: time.Since(start), Diagnostics: o.resp.Diagnostics, Result: jsonResult(o.value),
-		Evidence: o.resp.Evidence, Checks: checksFor(s.ID(), o.resp.Checks, o.status), Severity: sev})
+		Evidence: o.resp.Evidence, Checks: checksFor(s.ID(), o.resp.Checks, o.status), Severity: sev, GaveUp: o.gaveUp})
 	switch {
 	case o.status == event.Unreachable:
 		r.drop(s, host, "unreachable")
@@ -67,8 +67,12 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 	}
 	h := r.hostFor(s, m, host)
 	retries := m.Retries
-	if s.Until != nil && retries == 0 {
-		retries = 3
+	switch {
+	case retries >= 0: // set, 0 included: that many retries
+	case s.Until != nil:
+		retries = program.DefaultUntilRetries
+	default:
+		retries = 0
 	}
 	var o outcome
 	for attempt := 1; ; attempt++ {
@@ -90,7 +94,8 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 			if !ok {
 				retry = true
 				if attempt > retries {
-					msg := fmt.Sprintf("until still false after %d attempts", attempt)
+					msg := fmt.Sprintf("gave up waiting: until still false after %d attempt%s", attempt, plural(attempt))
+					o.gaveUp = true
 					if s.FailedWhen != nil {
 						// failed_when decides: a probe may wait for a state
 						// and still report what it found without failing.
@@ -125,9 +130,10 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h module.Host, hctx *hcl.EvalContext) outcome {
 	s := se.s
 	actx := ctx
-	if m.Timeout > 0 {
+	timeout, from := r.timeoutFor(m)
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		actx, cancel = context.WithTimeout(ctx, m.Timeout)
+		actx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
@@ -151,7 +157,7 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 	if _, refusal := r.destructive(s, m, args, h.Name()); refusal != "" {
 		return outcome{status: event.Failed, message: refusal}
 	}
-	hb := r.startHeartbeat(s.ID(), h.Name())
+	hb := r.startHeartbeat(s.ID(), h.Name(), timeout)
 	resp, err := module.CallApply(actx, s.Module, module.ApplyRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir,
 		Progress: hb.report})
 	hb.stop()
@@ -160,7 +166,7 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 		case module.IsUnreachable(err):
 			return outcome{status: event.Unreachable, message: err.Error(), resp: resp}
 		case errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
-			return outcome{status: event.Failed, message: fmt.Sprintf("timed out after %s", m.Timeout), resp: resp}
+			return outcome{status: event.Failed, message: timedOut(h.Name(), timeout, from), resp: resp}
 		case ctx.Err() != nil:
 			return outcome{status: event.Failed, message: "interrupted", resp: resp}
 		}
@@ -254,4 +260,22 @@ func diagText(diags hcl.Diagnostics) string {
 		}
 	}
 	return diags.Error()
+}
+
+// timeoutFor is the bound of one attempt of a step: its own timeout, else
+// the run-wide one (Options.StepTimeout), with where it was set.
+func (r *Runner) timeoutFor(m program.Meta) (time.Duration, string) {
+	if m.Timeout > 0 {
+		return m.Timeout, "the step's timeout"
+	}
+	return r.opts.StepTimeout, r.opts.StepTimeoutFrom
+}
+
+// timedOut is the message of a host-step whose attempt ran out of time: it
+// names the host that hung and the setting that bounded it.
+func timedOut(host string, timeout time.Duration, from string) string {
+	if from == "" {
+		from = "the step timeout"
+	}
+	return fmt.Sprintf("timed out after %s (%s): %s did not answer in time; the host or its command hung", timeout, from, host)
 }

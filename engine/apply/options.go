@@ -2,6 +2,7 @@ package apply
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
@@ -57,7 +58,17 @@ type Options struct {
 	// destroy data on a host (--allow-destructive); nil allows none. A
 	// destructive step also needs destructive = true in the runbook.
 	AllowDestructive func(host string) bool
+	// StepTimeout bounds each attempt of a step that sets no timeout of
+	// its own (0: no bound); StepTimeoutFrom names where it was set, for
+	// the message when it runs out ("--step-timeout", ...).
+	StepTimeout     time.Duration
+	StepTimeoutFrom string
 }
+
+// DefaultStepTimeout bounds each attempt of a step when neither the step,
+// the runbook (step_timeout) nor --step-timeout says otherwise: no hung
+// command blocks a run forever.
+const DefaultStepTimeout = 30 * time.Minute
 
 // DefaultForks is the default bound on concurrent hosts per step.
 const DefaultForks = 50

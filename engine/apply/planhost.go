@@ -207,9 +207,9 @@ func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta
 	unknown := cty.UnknownVal(s.ResultType)
 	h := r.hostFor(s, m, host)
 	pctx := ctx
-	if m.Timeout > 0 {
+	if timeout, _ := r.timeoutFor(m); timeout > 0 {
 		var cancel context.CancelFunc
-		pctx, cancel = context.WithTimeout(ctx, max(m.Timeout, 30*time.Second))
+		pctx, cancel = context.WithTimeout(ctx, max(timeout, 30*time.Second))
 		defer cancel()
 	}
 	resp, err := module.CallPlan(pctx, mod, module.PlanRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir})

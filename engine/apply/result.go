@@ -19,6 +19,15 @@ type outcome struct {
 	message string
 	resp    module.ApplyResponse
 	value   cty.Value // the step result object
+	// gaveUp: until was still false after the last attempt.
+	gaveUp bool
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // resultValue builds the step result object of type ty.

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
@@ -133,3 +134,17 @@ func TestLoadMissing(t *testing.T) {
 }
 
 func evalCtx(vars map[string]cty.Value) *hcl.EvalContext { return &hcl.EvalContext{Variables: vars} }
+
+// runbook { step_timeout } is a positive duration.
+func TestRunbookStepTimeout(t *testing.T) {
+	rb, diags := Parse(map[string][]byte{"rb.hcl": []byte("runbook {\n  step_timeout = \"10m\"\n}\n")})
+	if diags.HasErrors() || rb.StepTimeout != 10*time.Minute {
+		t.Fatalf("step_timeout = %v, %s", rb.StepTimeout, diags.Error())
+	}
+	for _, bad := range []string{`"soon"`, `"0s"`, `"-5m"`, `600`} {
+		_, diags := Parse(map[string][]byte{"rb.hcl": []byte("runbook {\n  step_timeout = " + bad + "\n}\n")})
+		if !diags.HasErrors() {
+			t.Errorf("step_timeout = %s accepted", bad)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"time"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -96,7 +98,54 @@ func parse(srcs map[string][]byte, readIncludes bool) (*Runbook, hcl.Diagnostics
 		rb.Hash = hashSources(rb.Sources)
 	}
 	diags = append(diags, checkDuplicates(rb)...)
-	return rb, diags
+	return rb, fixRanges(diags, rb.Sources)
+}
+
+// fixRanges keeps every diagnostic's ranges inside its file: an expression
+// cut short by a syntax error (`description = A(` at the end of the file)
+// has an end before its start, which a snippet would print twice.
+func fixRanges(diags hcl.Diagnostics, srcs map[string][]byte) hcl.Diagnostics {
+	for _, d := range diags {
+		d.Subject = fixRange(d.Subject, srcs)
+		d.Context = fixRange(d.Context, srcs)
+	}
+	return diags
+}
+
+func fixRange(r *hcl.Range, srcs map[string][]byte) *hcl.Range {
+	if r == nil {
+		return nil
+	}
+	src, ok := srcs[r.Filename]
+	if !ok {
+		return r
+	}
+	if r.Start.Byte >= 0 && r.Start.Byte <= r.End.Byte && r.End.Byte <= len(src) && r.Start.Line <= r.End.Line {
+		return r
+	}
+	fixed := *r
+	if fixed.Start.Byte < 0 || fixed.Start.Byte > len(src) {
+		fixed.Start = endOf(src)
+	}
+	if fixed.End.Byte < fixed.Start.Byte || fixed.End.Byte > len(src) || fixed.End.Line < fixed.Start.Line {
+		fixed.End = fixed.Start
+	}
+	return &fixed
+}
+
+// endOf is the position just after the last byte of src.
+func endOf(src []byte) hcl.Pos {
+	p := hcl.InitialPos
+	for _, c := range string(src) {
+		if c == '\n' {
+			p.Line++
+			p.Column = 1
+		} else {
+			p.Column++
+		}
+	}
+	p.Byte = len(src)
+	return p
 }
 
 // parseOne parses one included file without resolving its own includes.
@@ -175,7 +224,7 @@ func decodeFile(rb *Runbook, f *hcl.File) hcl.Diagnostics {
 }
 
 func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
-	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}, {Name: "baseline"}, {Name: "keep_runs"}}})
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}, {Name: "baseline"}, {Name: "keep_runs"}, {Name: "step_timeout"}}})
 	lit := func(name string) (string, bool) {
 		a, ok := content.Attributes[name]
 		if !ok {
@@ -222,6 +271,19 @@ func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
 			})
 		}
 		rb.KeepRuns = n
+	}
+	if st, ok := lit("step_timeout"); ok {
+		d, err := time.ParseDuration(st)
+		if err != nil || d <= 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid step_timeout",
+				Detail:   `step_timeout must be a positive duration like "10m" or "1h30m": it bounds every step that sets no timeout of its own.`,
+				Subject:  content.Attributes["step_timeout"].Expr.Range().Ptr(),
+			})
+		} else {
+			rb.StepTimeout = d
+		}
 	}
 	if st, ok := lit("strategy"); ok {
 		if st != "linear" && st != "free" {

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"time"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
@@ -27,10 +29,13 @@ type Runbook struct {
 	Strategy string
 	// KeepRuns, when > 0, is how many run records apply keeps (retention);
 	// --keep-runs overrides it.
-	KeepRuns  int
-	Variables []*Variable
-	Locals    []*Local
-	Steps     []*Step
+	KeepRuns int
+	// StepTimeout bounds each attempt of every step that sets no timeout
+	// of its own (0: not set; --step-timeout overrides it).
+	StepTimeout time.Duration
+	Variables   []*Variable
+	Locals      []*Local
+	Steps       []*Step
 
 	includes     []*Include
 	readIncludes bool

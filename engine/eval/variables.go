@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -48,6 +49,11 @@ func ResolveVariables(rb *config.Runbook, in Inputs) (*Variables, hcl.Diagnostic
 	}
 	out := &Variables{Values: map[string]cty.Value{}, Sources: map[string][]byte{}}
 	given := map[string]cty.Value{}
+	// origin says where each given value came from, for the example in an
+	// error; invalid holds the variables given a value that could not be
+	// read, which are reported as such and not also as missing.
+	origin := map[string]givenAs{}
+	invalid := map[string]bool{}
 
 	for _, kv := range in.Env {
 		k, val, ok := strings.Cut(kv, "=")
@@ -60,10 +66,12 @@ func ResolveVariables(rb *config.Runbook, in Inputs) (*Variables, hcl.Diagnostic
 			continue // like Terraform: undeclared env values are ignored
 		}
 		cv, d := parseRaw(v, val, "environment variable "+k)
-		diags = append(diags, d...)
-		if !d.HasErrors() {
-			given[name] = cv
+		if d.HasErrors() {
+			diags = append(diags, unreadable(v, val, "the environment variable "+k, fromEnv))
+			invalid[name] = true
+			continue
 		}
+		given[name], origin[name] = cv, givenAs{val, fromEnv}
 	}
 	for _, path := range in.Files {
 		src, err := os.ReadFile(path)
@@ -92,9 +100,15 @@ func ResolveVariables(rb *config.Runbook, in Inputs) (*Variables, hcl.Diagnostic
 			}
 			val, d := a.Expr.Value(nil)
 			diags = append(diags, d...)
-			if !d.HasErrors() {
-				given[n] = val
+			if d.HasErrors() {
+				invalid[n] = true
+				continue
 			}
+			raw := ""
+			if val.IsKnown() && !val.IsNull() && val.Type() == cty.String {
+				raw = val.AsString()
+			}
+			given[n], origin[n] = val, givenAs{raw, fromFile}
 		}
 	}
 	for _, f := range in.Flags {
@@ -113,10 +127,12 @@ func ResolveVariables(rb *config.Runbook, in Inputs) (*Variables, hcl.Diagnostic
 			continue
 		}
 		cv, d := parseRaw(v, val, "--var "+name)
-		diags = append(diags, d...)
-		if !d.HasErrors() {
-			given[name] = cv
+		if d.HasErrors() {
+			diags = append(diags, unreadable(v, val, "--var "+name, fromFlag))
+			invalid[name] = true
+			continue
 		}
+		given[name], origin[name] = cv, givenAs{val, fromFlag}
 	}
 
 	for _, v := range rb.Variables {
@@ -131,12 +147,15 @@ func ResolveVariables(rb *config.Runbook, in Inputs) (*Variables, hcl.Diagnostic
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid value for variable",
-					Detail:   fmt.Sprintf("The value given for var.%s is not compatible with its type constraint %s: %s.", v.Name, typeString(v.Type), err),
-					Subject:  v.DeclRange.Ptr(),
+					Detail: fmt.Sprintf("The value given for var.%s is not compatible with its type constraint %s: %s.\n\n%s",
+						v.Name, typeString(v.Type), err, howToWrite(v.Name, v.Type, origin[v.Name].raw, origin[v.Name].from)),
+					Subject: v.DeclRange.Ptr(),
 				})
 				continue
 			}
 			val = cv
+		case invalid[v.Name]:
+			continue // reported where it was read
 		case in.Partial:
 			// validate: a value not given is unknown, default or not, so
 			// the runbook is checked for every value it may get.
@@ -167,6 +186,24 @@ func ResolveVariables(rb *config.Runbook, in Inputs) (*Variables, hcl.Diagnostic
 	}
 	diags = append(diags, validateVariables(rb, out)...)
 	return out, diags
+}
+
+// givenAs is the text a value was given as and where.
+type givenAs struct {
+	raw  string
+	from source
+}
+
+// unreadable is the error for a value given as text that is not valid HCL
+// for the variable's type: it names the type and shows how to write one.
+func unreadable(v *config.Variable, raw, where string, from source) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid value for variable",
+		Detail: fmt.Sprintf("The value %q given with %s is not a %s: values of this type are written in HCL syntax.\n\n%s",
+			raw, where, typeexpr.TypeString(v.Type), howToWrite(v.Name, v.Type, raw, from)),
+		Subject: v.DeclRange.Ptr(),
+	}
 }
 
 // parseRaw reads a value given as text: taken literally for primitive

@@ -125,6 +125,10 @@ type HostFinished struct {
 	Checks []Check `json:"checks,omitempty"`
 	// Severity is "fail" or "warn" for assertion steps.
 	Severity string `json:"severity,omitempty"`
+	// GaveUp says the step's until was still false after its last
+	// attempt. Status is unchanged by it: Failed, or what failed_when
+	// decided.
+	GaveUp bool `json:"gave_up,omitempty"`
 }
 
 // Check is one evaluated assertion with its measured value, threshold and

@@ -24,9 +24,12 @@ type Meta struct {
 	Serial        int
 	SerialPercent float64
 	Timeout       time.Duration
-	Retries       int
-	Delay         time.Duration
-	OnFailure     string // "abort" or "continue"
+	// Retries is the number of attempts after the first; negative when
+	// unset (a step with until then gets DefaultUntilRetries), so that
+	// retries = 0 means no retry.
+	Retries   int
+	Delay     time.Duration
+	OnFailure string // "abort" or "continue"
 	// MaxFailPercentage is the share of a step's hosts allowed to fail
 	// before the run aborts; negative when unset.
 	MaxFailPercentage float64
@@ -42,11 +45,15 @@ type Meta struct {
 // DefaultDelay is the pause between retries when delay is not set.
 const DefaultDelay = 5 * time.Second
 
+// DefaultUntilRetries is the number of retries of a step with until and no
+// retries setting.
+const DefaultUntilRetries = 3
+
 // EvalMeta evaluates the host-independent meta-arguments. With partial,
 // unknown values are accepted and left at their defaults (validate);
 // otherwise they are errors, since these must be known before a step runs.
 func EvalMeta(s *Step, ctx *hcl.EvalContext, partial bool) (Meta, hcl.Diagnostics) {
-	m := Meta{OnFailure: "abort", MaxFailPercentage: -1, Severity: "fail", Delay: DefaultDelay}
+	m := Meta{OnFailure: "abort", MaxFailPercentage: -1, Severity: "fail", Delay: DefaultDelay, Retries: -1}
 	var diags hcl.Diagnostics
 	get := func(e hcl.Expression, what string) (cty.Value, bool) {
 		if e == nil {

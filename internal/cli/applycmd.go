@@ -2,10 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/provadev/prova/engine/apply"
+	"github.com/provadev/prova/engine/config"
+	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/program"
 )
 
@@ -19,7 +22,10 @@ error stops it before any host is contacted. It then runs RUNBOOK's steps on
 the inventory's hosts and writes a run record
 under .prova/runs/<run-id>/. Given a file saved by plan --out, it re-probes
 every host first and refuses, naming what drifted, if any host no longer
-matches the saved plan; sensitive variables must be given again.
+matches the saved plan. A saved plan is applied exactly: its variables are
+the ones it was planned with, so --var, --var-file and PROVA_VAR_ are refused,
+except for sensitive variables, which a plan never saves and which must be
+given again (--var or PROVA_VAR_).
 
 EXIT STATUS
   0    success
@@ -34,15 +40,25 @@ EXIT STATUS
 				return err
 			}
 			if isPlan {
+				// The plan chose its hosts and steps: a different --limit,
+				// --tags or --skip-tags would apply something else.
+				for _, fl := range []struct {
+					name        string
+					given, plan []string
+				}{
+					{"limit", []string{f.limit}, []string{saved.Limit}},
+					{"tags", f.tags, saved.Tags},
+					{"skip-tags", f.skipTags, saved.SkipTags},
+				} {
+					if cmd.Flags().Changed(fl.name) && strings.Join(fl.given, ",") != strings.Join(fl.plan, ",") {
+						return fmt.Errorf("--%s: a saved plan is applied to the hosts and steps it was planned for (--%s %q); make a new plan with it", fl.name, fl.name, strings.Join(fl.plan, ","))
+					}
+				}
 				if f.inventory == "" {
 					f.inventory = saved.Inventory
 				}
-				if f.limit == "" {
-					f.limit = saved.Limit
-				}
+				f.limit = saved.Limit
 				f.tags, f.skipTags = saved.Tags, saved.SkipTags
-				f.vars = append(append([]string{}, saved.VarFlags...), f.vars...)
-				f.varFiles = append(append([]string{}, saved.VarFiles...), f.varFiles...)
 				path = saved.Runbook
 			}
 			rb, prog, err := a.loadRunbook(path, &f)
@@ -51,6 +67,11 @@ EXIT STATUS
 			}
 			if isPlan && rb.Hash != saved.RunbookHash {
 				return fmt.Errorf("the runbook %s changed since the plan was saved; run plan again", path)
+			}
+			if isPlan {
+				if err := savedPlanInputs(rb, saved, &f, a.env, args[0]); err != nil {
+					return err
+				}
 			}
 			if f.baseline == "" {
 				f.baseline = rb.Baseline
@@ -86,4 +107,36 @@ EXIT STATUS
 	cmd.Flags().StringVar(&f.baseline, "baseline", "", "compare every measured value with this earlier run (run ID, run directory, or a report.json kept in the repository); a regression beyond the threshold profile's tolerance fails")
 	cmd.Flags().BoolVar(&f.onlyNew, "only-new", false, "with --baseline: run only on the hosts the baseline has not seen (re-acceptance right after an expansion)")
 	return cmd
+}
+
+// savedPlanInputs sets the variables of a saved plan's apply: the plan's
+// own values, plus the sensitive ones given again. Any other --var, every
+// --var-file and PROVA_VAR_ of a variable that is not sensitive are
+// refused: they would change what the plan means.
+func savedPlanInputs(rb *config.Runbook, saved *program.Saved, f *runFlags, env []string, planFile string) error {
+	sensitive := map[string]bool{}
+	for _, v := range rb.Variables {
+		sensitive[v.Name] = v.Sensitive
+	}
+	if len(f.varFiles) > 0 {
+		return fmt.Errorf("--var-file %s: a saved plan is applied with the variables it was planned with; make a new plan with it (prova plan ... --var-file %s --out %s)", f.varFiles[0], f.varFiles[0], planFile)
+	}
+	for _, fl := range f.vars {
+		name, _, _ := strings.Cut(fl, "=")
+		if declared, ok := sensitive[name]; ok && !declared {
+			return fmt.Errorf("--var %s: a saved plan is applied with the variables it was planned with; make a new plan with it (prova plan ... --var %s=... --out %s)", name, name, planFile)
+		}
+	}
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		name, ok := strings.CutPrefix(k, eval.EnvPrefix)
+		if !ok {
+			continue
+		}
+		if declared, ok := sensitive[name]; ok && !declared {
+			return fmt.Errorf("%s is set: a saved plan is applied with the variables it was planned with; unset it, or make a new plan with it", k)
+		}
+	}
+	f.vars = append(append([]string{}, saved.VarFlags...), f.vars...)
+	return nil
 }

@@ -96,10 +96,15 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 	if err != nil {
 		return err
 	}
+	timeout, timeoutFrom, err := stepTimeout(x.f.stepTimeout, x.l.rb.StepTimeout)
+	if err != nil {
+		return err
+	}
 	runner := apply.New(x.l.prog, x.l.scope, x.l.inv, apply.Options{
 		AllowDestructive: allow,
-		Strategy:         strategy,
-		Mode:             x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
+		StepTimeout:      timeout, StepTimeoutFrom: timeoutFrom,
+		Strategy: strategy,
+		Mode:     x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,
 		Tags: x.f.tags, SkipTags: x.f.skipTags, Observer: observers, Expect: x.expect, Redact: x.l.redact.String,
 		Halt: func() string {
 			if r := halt.Load(); r != nil {
@@ -252,4 +257,24 @@ func (a *app) becomePassword(l *loaded) string {
 		return ""
 	}
 	return v.AsString()
+}
+
+// stepTimeout is the run-wide bound on an attempt of a step that sets no
+// timeout of its own: --step-timeout, else the runbook's step_timeout,
+// else apply.DefaultStepTimeout. "--step-timeout 0" removes the bound.
+func stepTimeout(flag string, runbook time.Duration) (time.Duration, string, error) {
+	switch {
+	case flag != "":
+		d, err := time.ParseDuration(flag)
+		if flag == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 {
+			return 0, "", fmt.Errorf(`--step-timeout %q: want a duration like "10m" or "1h30m", or 0 for no bound`, flag)
+		}
+		return d, "--step-timeout", nil
+	case runbook > 0:
+		return runbook, "the runbook's step_timeout", nil
+	}
+	return apply.DefaultStepTimeout, "the default step timeout; set step_timeout in the runbook or --step-timeout", nil
 }

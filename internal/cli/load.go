@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/provadev/prova/engine/apply"
 	"github.com/provadev/prova/engine/config"
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/program"
@@ -46,6 +49,7 @@ type runFlags struct {
 	recordDir     string
 	// allowDestructive is --allow-destructive's host pattern ("" = none).
 	allowDestructive string
+	stepTimeout      string
 }
 
 func (f *runFlags) addVarFlags(cmd *cobra.Command) {
@@ -72,6 +76,7 @@ func (f *runFlags) add(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.keepRuns, "keep-runs", 0, "after apply, keep only the newest N run records (and every run a kept one names as its baseline); 0 keeps all, default: the runbook's keep_runs")
 	cmd.Flags().StringVar(&f.allowDestructive, "allow-destructive", "", "allow steps that destroy data (and say destructive = true) on every host, or with =PATTERN on the hosts matching PATTERN")
 	cmd.Flags().Lookup("allow-destructive").NoOptDefVal = "all"
+	cmd.Flags().StringVar(&f.stepTimeout, "step-timeout", "", `bound on each attempt of every step that sets no timeout of its own, e.g. "10m" (wins over the runbook's step_timeout; default `+apply.DefaultStepTimeout.String()+`; "0": no bound)`)
 }
 
 // loaded is a runbook ready to run: parsed, bound, with variables and
@@ -146,9 +151,13 @@ func (a *app) loadInventory(spec, limit string) (*inventory.Inventory, error) {
 	}
 	var inv *inventory.Inventory
 	var diags hcl.Diagnostics
-	if _, err := os.Stat(spec); err != nil && containsComma(spec) {
+	_, err := os.Stat(spec)
+	switch {
+	case err != nil && containsComma(spec):
 		inv, diags = inventory.FromList(spec)
-	} else {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("no inventory file named %q exists; a single host is written with a trailing comma: -i %s,", spec, spec)
+	default:
 		inv, diags = inventory.Load(spec)
 	}
 	if diags.HasErrors() {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/provadev/prova/engine/apply"
+	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/program"
 )
@@ -56,9 +57,13 @@ EXIT STATUS
 				for i, p := range x.outcome.Planned {
 					planned[i] = apply.RedactPlanned(p, l.redact.String)
 				}
+				varFlags, err := savedVarFlags(l)
+				if err != nil {
+					return fmt.Errorf("save plan: %w", err)
+				}
 				s := &program.Saved{RunID: "", Runbook: args[0], RunbookHash: rb.Hash, Inventory: f.inventory,
 					InventoryHash: inv.Hash, Limit: f.limit, Tags: f.tags, SkipTags: f.skipTags,
-					VarFlags: a.nonSensitiveVarFlags(l, f.vars), VarFiles: f.varFiles, Planned: planned}
+					VarFlags: varFlags, VarFiles: f.varFiles, Planned: planned}
 				if err := s.Write(out); err != nil {
 					return fmt.Errorf("save plan: %w", err)
 				}
@@ -80,25 +85,24 @@ EXIT STATUS
 	return cmd
 }
 
-// nonSensitiveVarFlags drops --var values of sensitive variables: they are
-// never written to a saved plan and must be given again at apply time.
-func (a *app) nonSensitiveVarFlags(l *loaded, flags []string) []string {
-	sens := map[string]bool{}
-	for _, v := range l.rb.Variables {
-		sens[v.Name] = v.Sensitive
-	}
+// savedVarFlags pins every variable that is not sensitive, as --var
+// NAME=TEXT, for a saved plan: whatever source gave the value, apply uses
+// exactly it. Sensitive values are never written; they are given again.
+func savedVarFlags(l *loaded) ([]string, error) {
 	var out []string
-	for _, fl := range flags {
-		name := fl
-		for i := 0; i < len(fl); i++ {
-			if fl[i] == '=' {
-				name = fl[:i]
-				break
-			}
+	for _, v := range l.rb.Variables {
+		if v.Sensitive {
+			continue
 		}
-		if !sens[name] {
-			out = append(out, fl)
+		val, ok := l.vars.Values[v.Name]
+		if !ok {
+			continue
 		}
+		text, err := eval.FlagText(v, val)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v.Name+"="+text)
 	}
-	return out
+	return out, nil
 }

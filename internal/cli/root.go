@@ -87,7 +87,10 @@ EXIT STATUS
   130  interrupted`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints what `prova version` prints.
+		Version: version(),
 	}
+	root.SetVersionTemplate("prova {{.Version}}\n")
 	root.PersistentFlags().StringVar(&a.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
 	for _, c := range a.commands() {
 		root.AddCommand(c)

@@ -4,16 +4,36 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Placeholder replaces every secret.
 const Placeholder = "(sensitive value)"
+
+// Fragment is the length, in bytes, from which a part of a secret is
+// redacted wherever it appears, not only the whole secret: text that was
+// shortened before it was redacted ("will run: curl -H token:abcdef0123...")
+// keeps no part of a secret this long or longer.
+const Fragment = 8
 
 // Redactor replaces secrets in text. The zero value and a nil *Redactor
 // redact nothing. It is safe for concurrent use.
 type Redactor struct {
 	mu      sync.RWMutex
 	secrets []string // distinct, longest first
+	// grams holds every Fragment-byte window of every secret at least
+	// Fragment long; filter has the bit of each window's hash set, so most
+	// text positions are ruled out without a map lookup.
+	grams  map[uint64]struct{}
+	filter *[filterWords]uint64
+}
+
+const filterWords = 1 << 10 // 65,536 bits
+
+// filterBit is the bit of a window in the filter.
+func filterBit(g uint64) (word int, mask uint64) {
+	h := (g * 0x9E3779B97F4A7C15) >> 48 // 16 bits
+	return int(h >> 6), 1 << (h & 63)
 }
 
 // New returns a Redactor for the given secrets; empty strings are ignored.
@@ -32,8 +52,25 @@ func (r *Redactor) Add(secrets ...string) {
 			continue
 		}
 		r.secrets = append(r.secrets, s)
+		for i := 0; i+Fragment <= len(s); i++ {
+			if r.grams == nil {
+				r.grams = map[uint64]struct{}{}
+				r.filter = new([filterWords]uint64)
+			}
+			g := gram(s[i:])
+			r.grams[g] = struct{}{}
+			w, m := filterBit(g)
+			r.filter[w] |= m
+		}
 	}
 	sort.SliceStable(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+}
+
+// gram is the first Fragment bytes of s as a number.
+func gram(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func contains(list []string, s string) bool {
@@ -67,12 +104,35 @@ func (r *Redactor) Contains(s string) bool {
 			return true
 		}
 	}
-	return false
+	return len(r.fragments(nil, s)) > 0
 }
 
-// String returns s with every occurrence of every secret replaced by
-// Placeholder. Overlapping or adjacent occurrences merge into one
-// placeholder.
+// fragments adds the spans of s that are Fragment-byte windows of a
+// secret; overlapping windows together cover any longer part of a secret.
+func (r *Redactor) fragments(spans []span, s string) []span {
+	if len(r.grams) == 0 {
+		return spans
+	}
+	if len(s) < Fragment {
+		return spans
+	}
+	g := gram(s) << 8 // the window before the first; one byte rolls in per position
+	for i := 0; i+Fragment <= len(s); i++ {
+		g = g>>8 | uint64(s[i+Fragment-1])<<56
+		if w, m := filterBit(g); r.filter[w]&m == 0 {
+			continue
+		}
+		if _, ok := r.grams[g]; ok {
+			spans = append(spans, span{i, i + Fragment})
+		}
+	}
+	return spans
+}
+
+// String returns s with every occurrence of every secret, and every part
+// of at least Fragment bytes of one, replaced by Placeholder. Overlapping
+// or adjacent occurrences merge into one placeholder; a placeholder never
+// splits a UTF-8 character.
 func (r *Redactor) String(s string) string {
 	if r == nil || s == "" {
 		return s
@@ -83,6 +143,7 @@ func (r *Redactor) String(s string) string {
 	for _, sec := range r.secrets {
 		spans = appendMatches(spans, s, sec)
 	}
+	spans = r.fragments(spans, s)
 	if len(spans) == 0 {
 		return s
 	}
@@ -92,7 +153,18 @@ func (r *Redactor) String(s string) string {
 	pos := 0
 	for i := 0; i < len(spans); {
 		start, end := spans[i].start, spans[i].end
-		for i++; i < len(spans) && spans[i].start <= end; i++ {
+		// A fragment may start or end inside a multi-byte character: the
+		// placeholder takes the whole character.
+		for start > pos && !utf8.RuneStart(s[start]) {
+			start--
+		}
+		for {
+			for end < len(s) && !utf8.RuneStart(s[end]) {
+				end++
+			}
+			if i++; i >= len(spans) || spans[i].start > end {
+				break
+			}
 			end = max(end, spans[i].end)
 		}
 		b.WriteString(s[pos:start])

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -140,4 +141,74 @@ func FuzzString(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Parts of a secret of Fragment bytes or more are redacted wherever they
+// appear: text cut before it was redacted keeps no such part.
+func TestStringFragments(t *testing.T) {
+	r := New("s3cr3t-token-0123456789", "pässwörd-ünïcode")
+	for _, c := range []struct{ in, want string }{
+		{"will run: curl -H s3cr3t-token-01234...", "will run: curl -H (sensitive value)..."},
+		{"...token-0123456789 tail", "...(sensitive value) tail"},
+		{"short s3cr3t- stays", "short s3cr3t- stays"}, // 7 bytes
+		{"cut pässw…", "cut pässw…"},                   // 6 bytes of it: kept
+		{"cut pässwör…", "cut (sensitive value)…"},
+		{"x ünïcode y", "x (sensitive value) y"},
+	} {
+		got := r.String(c.in)
+		if got != c.want {
+			t.Errorf("String(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if !utf8.ValidString(got) {
+			t.Errorf("String(%q) = %q is not valid UTF-8", c.in, got)
+		}
+		if r.Contains(c.in) != (got != c.in) {
+			t.Errorf("Contains(%q) = %v disagrees with String", c.in, r.Contains(c.in))
+		}
+	}
+}
+
+// FuzzCutSecret: a secret of any length, cut anywhere (as a summary cut at
+// a width would), at any position in any text, leaves no part of
+// Fragment bytes or more of itself in the redacted text, and the whole
+// secret never survives.
+func FuzzCutSecret(f *testing.F) {
+	f.Add("s3cr3t-value-that-is-long", "will run: echo ", " (because)", uint(0), uint(20))
+	f.Add("abcdefgh", "", "", uint(0), uint(8))
+	f.Add("pässwörd-ünïcode", "«", "»", uint(3), uint(11))
+	f.Add("aaaaaaaaaaaaaaaaaaaa", "aaaa", "aaaa", uint(5), uint(9))
+	f.Fuzz(func(t *testing.T, secret, before, after string, from, n uint) {
+		if secret == "" || strings.ContainsRune(secret, 0) {
+			return
+		}
+		start := int(from % uint(len(secret)))
+		end := start + int(n%uint(len(secret)-start+1))
+		text := before + secret[start:end] + after + " " + secret
+		out := New(secret).String(text)
+		flat := strings.ReplaceAll(out, Placeholder, "\x00")
+		if strings.Contains(flat, secret) {
+			t.Fatalf("the whole secret survives in %q", out)
+		}
+		for i := 0; i+Fragment <= len(secret); i++ {
+			if part := secret[i : i+Fragment]; strings.Contains(flat, part) {
+				t.Fatalf("part %q of the secret survives in %q (text %q)", part, out, text)
+			}
+		}
+		if utf8.ValidString(text) && !utf8.ValidString(out) {
+			t.Fatalf("redaction broke UTF-8: %q", out)
+		}
+	})
+}
+
+// BenchmarkString redacts 1 MiB of tool output holding no secret, with
+// two secrets registered (one long enough for fragment matching): the cost
+// every output line pays.
+func BenchmarkString(b *testing.B) {
+	line := "gpfs01 VERBS RDMA connection to 10.10.0.4 (gpfs03) on mlx5_0 port 1 established, qps 4\n"
+	text := strings.Repeat(line, (1<<20)/len(line))
+	r := New("hunter2", "s3cr3t-token-0123456789")
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		_ = r.String(text)
+	}
 }

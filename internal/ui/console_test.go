@@ -244,3 +244,35 @@ func TestApplySkippedHostsSummedUp(t *testing.T) {
 		t.Errorf("-v lists every skipped host:\n%s", out)
 	}
 }
+
+// A host whose until ran out, with failed_when keeping it from failing,
+// says it gave up waiting, in its own colour, instead of "ok"; a failed one
+// stays FAILED.
+func TestGaveUpWaiting(t *testing.T) {
+	evs := []event.Event{
+		event.HostFinished{Step: "s", Host: "h1", Status: event.OK, GaveUp: true, Message: "gave up waiting: until still false after 4 attempts"},
+		event.HostFinished{Step: "s", Host: "h2", Status: event.Failed, GaveUp: true, Message: "gave up waiting: until still false after 4 attempts"},
+		event.HostFinished{Step: "s", Host: "h3", Status: event.OK, Message: "fine"},
+	}
+	out := render(t, Options{Color: "never"}, evs)
+	if !strings.Contains(out, "h1  gave up waiting: until still false after 4 attempts") {
+		t.Errorf("h1 does not say it gave up waiting:\n%s", out)
+	}
+	if strings.Contains(out, "ok: until still false") || strings.Contains(out, "ok: gave up") {
+		t.Errorf("a host that gave up waiting reads as ok:\n%s", out)
+	}
+	if !strings.Contains(out, "h2  FAILED: gave up waiting: until still false after 4 attempts") {
+		t.Errorf("h2 must stay FAILED:\n%s", out)
+	}
+	if !strings.Contains(out, "h3  ok: fine") {
+		t.Errorf("h3:\n%s", out)
+	}
+	colored := render(t, Options{Color: "always"}, evs[:1])
+	want := newStyles(true).gaveUp.Sprint("gave up waiting")
+	if !strings.Contains(colored, want) || want == "gave up waiting" {
+		t.Errorf("gave up waiting is not in its own colour %q:\n%q", want, colored)
+	}
+	if ok := newStyles(true).ok.Sprint("gave up waiting"); ok == want {
+		t.Errorf("gave up waiting has the colour of ok")
+	}
+}

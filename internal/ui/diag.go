@@ -107,9 +107,22 @@ func cleanDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 			ls[i] = clean(ls[i])
 		}
 		cp.Detail = strings.Join(ls, "\n")
+		cp.Subject, cp.Context = orderedRange(cp.Subject), orderedRange(cp.Context)
 		out = append(out, &cp)
 	}
 	return out
+}
+
+// orderedRange returns r, or a copy ending where it starts when its end
+// lies before its start (an expression cut short by a syntax error), which
+// the snippet writer would print twice.
+func orderedRange(r *hcl.Range) *hcl.Range {
+	if r == nil || r.End.Byte >= r.Start.Byte && r.End.Line >= r.Start.Line {
+		return r
+	}
+	fixed := *r
+	fixed.End = fixed.Start
+	return &fixed
 }
 
 var ansi = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)

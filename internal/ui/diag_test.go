@@ -93,3 +93,23 @@ func TestDiagnosticsSourceThatDoesNotParse(t *testing.T) {
 		t.Errorf("snippet of an unparsable file missing:\n%s", b.String())
 	}
 }
+
+// A diagnostic whose range ends before it starts (an expression cut short
+// by a syntax error at the end of the file) shows its source line once.
+func TestDiagnosticInvertedRangeShownOnce(t *testing.T) {
+	src := []byte("runbook {  description =A(")
+	d := &hcl.Diagnostic{
+		Severity: hcl.DiagError, Summary: "Function calls not allowed", Detail: "Functions may not be called here.",
+		Subject: &hcl.Range{Filename: "cut.hcl", Start: hcl.Pos{Line: 1, Column: 25, Byte: 24}, End: hcl.Pos{}},
+	}
+	var b strings.Builder
+	if err := WriteDiagnostics(&b, map[string][]byte{"cut.hcl": src}, hcl.Diagnostics{d}, 0, false); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "runbook {"); n != 1 {
+		t.Errorf("source shown %d times, want once:\n%s", n, b.String())
+	}
+	if d.Subject.End.Byte != 0 {
+		t.Error("WriteDiagnostics changed the caller's diagnostic")
+	}
+}

@@ -113,24 +113,14 @@ func (c *Console) hostFinished(e event.HostFinished) {
 	t := c.tails[k]
 	delete(c.tails, k)
 
-	var word string
-	switch e.Status {
-	case event.OK:
-		word = c.st.ok.Sprint("ok")
-	case event.Changed:
-		word = c.st.changed.Sprint("changed")
-	case event.Failed:
-		word = c.st.failed.Sprint("FAILED")
-	case event.Skipped:
-		word = c.st.skipped.Sprint("skipped")
-	case event.Unreachable:
-		word = c.st.failed.Sprint("UNREACHABLE")
-	case event.Warned:
-		word = c.st.warn.Sprint("warn")
-	default:
-		word = c.text(string(e.Status))
-	}
+	word := c.statusWord(e.Status)
 	message := e.Message
+	if e.GaveUp && e.Status != event.Failed {
+		// until ran out and failed_when kept the host's status: it gave up
+		// waiting, in its own words and colour, not "ok".
+		word = c.st.gaveUp.Sprint("gave up waiting")
+		message = strings.TrimPrefix(message, "gave up waiting: ")
+	}
 	if len(e.Diagnostics) > 0 && e.Status == event.Failed {
 		// The diagnostic below carries the message with its source line and
 		// the values involved; say so instead of printing it twice.
@@ -268,4 +258,23 @@ func (c *Console) flushSkips(step string) {
 		who = strings.Join(t.names, ", ") + " skipped"
 	}
 	c.emit(c.blankCol() + "  " + c.st.skipped.Sprint(who) + ": " + c.text(strings.Join(t.reasons, "; ")))
+}
+
+// statusWord is the coloured word for a host's status.
+func (c *Console) statusWord(st event.Status) string {
+	switch st {
+	case event.OK:
+		return c.st.ok.Sprint("ok")
+	case event.Changed:
+		return c.st.changed.Sprint("changed")
+	case event.Failed:
+		return c.st.failed.Sprint("FAILED")
+	case event.Skipped:
+		return c.st.skipped.Sprint("skipped")
+	case event.Unreachable:
+		return c.st.failed.Sprint("UNREACHABLE")
+	case event.Warned:
+		return c.st.warn.Sprint("warn")
+	}
+	return c.text(string(st))
 }

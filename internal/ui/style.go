@@ -13,6 +13,7 @@ type styles struct {
 	hosts                                   []*color.Color
 	header, ok, changed, failed, skipped    *color.Color
 	warn, dim, bold, change, unknown, retry *color.Color
+	gaveUp                                  *color.Color
 }
 
 func newStyles(on bool) *styles {
@@ -28,6 +29,7 @@ func newStyles(on bool) *styles {
 		change:  color.New(color.FgYellow),
 		unknown: color.New(color.FgCyan),
 		retry:   color.New(color.FgYellow),
+		gaveUp:  color.New(color.FgYellow, color.Bold),
 	}
 	// Red is kept for failures; hosts get the other colours.
 	for _, a := range []color.Attribute{
@@ -49,7 +51,7 @@ func newStyles(on bool) *styles {
 func (s *styles) all() []*color.Color {
 	return append([]*color.Color{
 		s.header, s.ok, s.changed, s.failed, s.skipped,
-		s.warn, s.dim, s.bold, s.change, s.unknown, s.retry,
+		s.warn, s.dim, s.bold, s.change, s.unknown, s.retry, s.gaveUp,
 	}, s.hosts...)
 }
 

@@ -3,6 +3,13 @@
 // an in-process lab in a temporary directory, closed by t.Cleanup. Client
 // and Run talk to a node over real SSH, verifying its host key against the
 // lab's known_hosts.
+//
+// A test package that uses Binary or Start runs its tests through M (from
+// TestMain), which removes the built binary when the tests are done;
+// Binary fails a test whose package does not, so no test leaves a binary
+// behind. NeedRoot skips a test that needs root, or fails it under CI=true.
+//
+// It does not decide which scenarios or runbooks a test uses.
 package labtest
 
 import (
@@ -25,14 +32,63 @@ import (
 )
 
 var build struct {
-	once sync.Once
-	path string
-	err  error
+	once    sync.Once
+	wrapped bool // M is running the tests
+	dir     string
+	path    string
+	err     error
+}
+
+// TestingM is what M wraps: *testing.M, or what testscript.Main takes.
+type TestingM interface{ Run() int }
+
+type cleanM struct{ m TestingM }
+
+func (c cleanM) Run() int {
+	code := c.m.Run()
+	if build.dir != "" {
+		if err := os.RemoveAll(build.dir); err != nil {
+			fmt.Fprintf(os.Stderr, "labtest: removing the test binary: %v\n", err)
+			if code == 0 {
+				code = 1
+			}
+		}
+	}
+	return code
+}
+
+// M wraps m so that running it removes, once every test has finished, the
+// binary Binary built. Use it in TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(labtest.M(m).Run()) }
+//
+// or pass labtest.M(m) to testscript.Main.
+func M(m TestingM) TestingM {
+	build.wrapped = true
+	return cleanM{m}
+}
+
+// NeedRoot skips t when the process is not root (the lab's mount
+// namespaces need it), or fails it under CI=true, where a missing
+// component is a failure like any other.
+func NeedRoot(t testing.TB) {
+	t.Helper()
+	if os.Geteuid() == 0 {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("the lab's mount namespaces need root (see docs/lab.md); CI=true runs every lab test")
+	}
+	t.Skip("the lab's mount namespaces need root here (see docs/lab.md)")
 }
 
 // Binary builds ./cmd/prova once per test process and returns its path.
+// The test package must run its tests through M.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if !build.wrapped {
+		t.Fatal("labtest: the package's TestMain must run the tests through labtest.M, which removes the built binary afterwards")
+	}
 	build.once.Do(func() {
 		root, err := moduleRoot()
 		if err != nil {
@@ -44,6 +100,7 @@ func Binary(t testing.TB) string {
 			build.err = err
 			return
 		}
+		build.dir = dir
 		build.path = filepath.Join(dir, "prova")
 		cmd := exec.Command("go", "build", "-o", build.path, "./cmd/prova")
 		cmd.Dir = root

@@ -52,6 +52,12 @@ variable "runtime" {
   default = "30s"
 }
 
+variable "bench_timeout" {
+  description = "Bound on one benchmark run (its runtime plus setup); raise it with runtime"
+  type        = string
+  default     = "15m"
+}
+
 variable "seq_block_size" {
   type    = string
   default = "1M"

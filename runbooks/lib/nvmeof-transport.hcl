@@ -32,6 +32,7 @@ step "bench" "bench" {
   threads    = var.threads
   iodepth    = var.iodepth
   runtime    = var.runtime
+  timeout    = var.bench_timeout
   on_failure = "continue"
 }
 
@@ -46,6 +47,7 @@ step "bench" "seq" {
   threads    = var.threads
   iodepth    = var.iodepth
   runtime    = var.runtime
+  timeout    = var.bench_timeout
   on_failure = "continue"
 }
 

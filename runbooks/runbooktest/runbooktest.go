@@ -60,6 +60,9 @@ type Options struct {
 	SkipTags []string
 	Registry *module.Registry // default GPFSRegistry()
 	Timeout  time.Duration    // default 2 minutes
+	// StepTimeout is the run-wide step timeout (--step-timeout); default
+	// the runbook's step_timeout.
+	StepTimeout time.Duration
 }
 
 // Result is a finished run.
@@ -140,8 +143,12 @@ func Run(t testing.TB, l *lab.Lab, path string, o Options) Result {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
 	defer cancel()
+	stepTimeout, from := o.StepTimeout, "--step-timeout"
+	if stepTimeout == 0 {
+		stepTimeout, from = prog.Runbook.StepTimeout, "the runbook's step_timeout"
+	}
 	runner := apply.New(prog, scope, inv, apply.Options{Mode: o.Mode, RunID: "test", Host: hostFor,
-		Tags: o.Tags, SkipTags: o.SkipTags, Observer: obs})
+		Tags: o.Tags, SkipTags: o.SkipTags, Observer: obs, StepTimeout: stepTimeout, StepTimeoutFrom: from})
 	out, err := runner.Run(ctx)
 	if err != nil {
 		t.Fatalf("run %s: %v", path, err)

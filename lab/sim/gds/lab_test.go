@@ -13,9 +13,7 @@ import (
 // PATH without hiding the rest of /usr/local, and a node without GDS has no
 // gdscheck at all.
 func TestGdscheckInLab(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("the lab's mount namespaces need root here")
-	}
+	labtest.NeedRoot(t)
 	sc, err := filepath.Abs("../../../examples/lab/gds-no-gpu.hcl")
 	if err != nil {
 		t.Fatal(err)
