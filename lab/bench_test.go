@@ -40,3 +40,28 @@ func BenchmarkStart100(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkGPFSCommand measures one "mmfsadm test verbs conn" over SSH on
+// a 48-node lab with verbsRdma started everywhere: the lab server's cost
+// per simulated GPFS command (run it with -cpuprofile to see where it
+// goes). Set BENCH_SHELL_ONLY=1 for the path through /bin/sh.
+func BenchmarkGPFSCommand(b *testing.B) {
+	l, err := lab.Start(context.Background(), lab.Options{Dir: b.TempDir(), Nodes: 48, Scenario: "../examples/lab/gpfs-firewall.hcl",
+		Binary: labtest.Binary(b), ShellOnly: os.Getenv("BENCH_SHELL_ONLY") == "1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	c := labtest.Client(b, l, "gpfs05")
+	for _, cmd := range []string{`mmchconfig verbsRdma=enable,verbsPorts="mlx5_0/1 mlx5_1/1"`, "mmshutdown -a", "mmstartup -a"} {
+		if r := labtest.MustRun(b, c, cmd); r.Status != 0 {
+			b.Fatalf("%s: %+v", cmd, r)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if r := labtest.MustRun(b, c, "mmfsadm test verbs conn"); r.Status != 0 {
+			b.Fatalf("%+v", r)
+		}
+	}
+}

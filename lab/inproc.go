@@ -75,6 +75,7 @@ func (s *session) runInProcess(ctx context.Context, pc plainCall, env []string, 
 		Getenv: func(k string) string { return lookupEnv(env, k) },
 		Now:    time.Now,
 		Sleep:  sleepCtx,
+		Memo:   n.lab.memo,
 	}
 	n.lab.inProcRuns.Add(1)
 	defer func() {

@@ -45,6 +45,7 @@ type Lab struct {
 	dir, binary string
 	inProcess   bool         // plain calls of simulated tools run in the server
 	inProcRuns  atomic.Int64 // how many did (tests read it)
+	memo        *sim.Memo    // decoded state shared by in-process runs
 	sc          *scenario.Scenario
 	table       *sim.Table
 	clientKey   ssh.PublicKey
@@ -92,7 +93,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		return nil, err
 	}
 	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	l := &Lab{dir: dir, binary: bin, inProcess: !opts.ShellOnly, sc: sc, table: table, clientKey: client.PublicKey(), ctx: lctx, cancel: cancel}
+	l := &Lab{dir: dir, binary: bin, inProcess: !opts.ShellOnly, memo: sim.NewMemo(), sc: sc, table: table, clientKey: client.PublicKey(), ctx: lctx, cancel: cancel}
 	count := opts.Nodes
 	if count == 0 {
 		count = sc.Nodes

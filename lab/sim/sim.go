@@ -105,6 +105,8 @@ type Env struct {
 	Now    func() time.Time
 	// Sleep waits d or until ctx ends.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Memo, when set, keeps decoded state between commands (memo.go).
+	Memo *Memo
 
 	tool  string
 	model *model.Node

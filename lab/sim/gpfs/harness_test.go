@@ -23,6 +23,11 @@ type fakeLab struct {
 	now   time.Time
 	table *sim.Table
 	names []string
+	// Every other command runs with memo, as in the lab server, the
+	// others without, as "prova lab sim" does: both paths and the memo's
+	// invalidation by a write from outside it are exercised by every test.
+	memo *sim.Memo
+	runs int
 }
 
 type result struct {
@@ -44,7 +49,7 @@ func newFakeLab(t *testing.T, src string, nodes int) *fakeLab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &fakeLab{t: t, dir: t.TempDir(), now: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC), table: table}
+	l := &fakeLab{t: t, dir: t.TempDir(), now: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC), table: table, memo: sim.NewMemo()}
 	l.expand(sc, nodes)
 	return l
 }
@@ -89,6 +94,9 @@ func (l *fakeLab) run(node, cmdline string) result {
 	e := &sim.Env{Dir: l.dir, Node: node, CmdID: "c1", Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(string) string { return "" }, Now: func() time.Time { return l.now },
 		Sleep: func(ctx context.Context, d time.Duration) error { l.now = l.now.Add(d); return ctx.Err() }}
+	if l.runs++; l.runs%2 == 0 {
+		e.Memo = l.memo
+	}
 	st := l.table.Run(context.Background(), f[0], e)
 	_, writes, err := sim.ReadMarks(l.dir, node, "c1")
 	if err != nil {
