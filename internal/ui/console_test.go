@@ -120,7 +120,8 @@ func TestProgressNotTerminal(t *testing.T) {
 
 func TestProgressTerminalStatusBlock(t *testing.T) {
 	var b bytes.Buffer
-	c := NewConsole(&b, Options{Color: "never", IsTerminal: true})
+	// -v: each host's line as it finishes (the summary waits for the step).
+	c := NewConsole(&b, Options{Color: "never", IsTerminal: true, Verbose: true})
 	c.Observe(event.RunStarted{Mode: "apply", Hosts: []string{"h1", "h2"}})
 	c.Observe(event.Progress{Step: "s", Host: "h1", Elapsed: 1})
 	c.Observe(event.Progress{Step: "s", Host: "h2", Elapsed: 1})
@@ -164,7 +165,8 @@ func TestFailedHostShowsStderrTail(t *testing.T) {
 	evs = append(evs,
 		event.Output{Step: "s", Host: "ok", Stream: "stderr", Line: "noise"},
 		event.HostFinished{Step: "s", Host: "ok", Status: event.OK},
-		event.HostFinished{Step: "s", Host: "h", Status: event.Failed, Message: "exit 1"})
+		event.HostFinished{Step: "s", Host: "h", Status: event.Failed, Message: "exit 1"},
+		event.StepFinished{Step: "s"})
 	out := render(t, Options{Color: "never"}, evs)
 	if strings.Contains(out, "noise") {
 		t.Error("output of a host that succeeded shown without --verbose")

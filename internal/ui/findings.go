@@ -1,0 +1,225 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/provadev/prova/engine/event"
+)
+
+// The Findings block ends an apply, before the recap: every host that
+// failed, warned or was unreachable, with its cause, grouped by cause. The
+// cause is what a diagnosing step's result named for the host (a "cause"
+// output other than "none", as verbs_diagnose gives, with the "missing"
+// peers it is about). Hosts whose cause is peer_side point at other hosts:
+// when those are failed hosts of the Findings, the pointing hosts are one
+// line under their culprit ("47 peers cannot reach gpfs04 over RDMA").
+// The console keeps this model to itself; the run record and the reports
+// have their own.
+
+// causePeerSide is the cause of a host whose missing peers have a problem
+// of their own.
+const causePeerSide = "peer_side"
+
+type findings struct {
+	order   []string // hosts with a finding, first-seen order
+	byHost  map[string]*hostFinding
+	cause   map[string]string   // host -> cause named by a diagnosing step
+	missing map[string][]string // host -> the peers that diagnosis is about
+}
+
+type hostFinding struct {
+	status  event.Status // the worst: unreachable > failed > warn
+	steps   []string
+	message string // of the first finding with that status
+}
+
+func newFindings() *findings {
+	return &findings{byHost: map[string]*hostFinding{}, cause: map[string]string{}, missing: map[string][]string{}}
+}
+
+func worse(a, b event.Status) bool {
+	rank := map[event.Status]int{event.Warned: 1, event.Failed: 2, event.Unreachable: 3}
+	return rank[a] > rank[b]
+}
+
+// notice keeps what the Findings block needs from one host result.
+func (c *Console) notice(e event.HostFinished) {
+	f := c.find
+	if cause, ok := e.Result["cause"].(string); ok && cause != "" && cause != "none" {
+		f.cause[e.Host] = cause
+		f.missing[e.Host] = stringList(e.Result["missing"])
+	}
+	switch e.Status {
+	case event.Failed, event.Warned, event.Unreachable:
+	default:
+		return
+	}
+	msg := ""
+	if l := lines(c.red.String(e.Message)); len(l) > 0 {
+		msg = clean(l[0])
+	}
+	hf := f.byHost[e.Host]
+	if hf == nil {
+		hf = &hostFinding{status: e.Status, message: msg}
+		f.byHost[e.Host] = hf
+		f.order = append(f.order, e.Host)
+	} else if worse(e.Status, hf.status) {
+		hf.status, hf.message = e.Status, msg
+	}
+	hf.steps = append(hf.steps, e.Step)
+}
+
+func stringList(v any) []string {
+	switch l := v.(type) {
+	case []string:
+		return append([]string(nil), l...)
+	case []any:
+		var out []string
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// findingGroup is hosts with the same status, cause, steps and message.
+type findingGroup struct {
+	status  event.Status
+	cause   string
+	steps   []string
+	message string // generic
+	hosts   []string
+	peers   []*findingGroup // peer_side groups folded under this one
+	culprit []string        // for a peer_side group: the hosts it points at
+}
+
+func (c *Console) findingGroups() []*findingGroup {
+	f := c.find
+	var groups []*findingGroup
+	byKey := map[string]*findingGroup{}
+	for _, h := range f.order {
+		hf := f.byHost[h]
+		cause := f.cause[h]
+		if hf.status == event.Unreachable && cause == "" {
+			cause = "unreachable"
+		}
+		msg := c.generic(h, hf.message, true)
+		var culprits []string
+		if cause == causePeerSide {
+			culprits = f.missing[h]
+			msg = "" // the culprit's line says it
+		}
+		k := strings.Join([]string{string(hf.status), cause, strings.Join(hf.steps, ","), msg, strings.Join(culprits, ",")}, "\x00")
+		g := byKey[k]
+		if g == nil {
+			g = &findingGroup{status: hf.status, cause: cause, steps: hf.steps, message: msg, culprit: culprits}
+			byKey[k] = g
+			groups = append(groups, g)
+		}
+		g.hosts = append(g.hosts, h)
+	}
+	// Fold peer_side groups under the group of their first culprit when
+	// every culprit has a finding that is not itself peer_side.
+	var out []*findingGroup
+	for _, g := range groups {
+		if g.cause == causePeerSide && len(g.culprit) > 0 {
+			if home := c.culpritGroup(groups, g.culprit); home != nil {
+				home.peers = append(home.peers, g)
+				continue
+			}
+		}
+		out = append(out, g)
+	}
+	// Failures (unreachable, failed) before warnings; then fewer hosts first:
+	// the odd host out is usually the culprit.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if severity(a.status) != severity(b.status) {
+			return severity(a.status) > severity(b.status)
+		}
+		return len(a.hosts) < len(b.hosts)
+	})
+	return out
+}
+
+func (c *Console) culpritGroup(groups []*findingGroup, culprits []string) *findingGroup {
+	var home *findingGroup
+	for _, h := range culprits {
+		hf := c.find.byHost[h]
+		if hf == nil || c.find.cause[h] == causePeerSide || hf.status == event.Warned {
+			return nil
+		}
+		if home == nil {
+			for _, g := range groups {
+				for _, gh := range g.hosts {
+					if gh == h {
+						home = g
+					}
+				}
+			}
+		}
+	}
+	return home
+}
+
+// writeFindings writes the Findings block, if any host has a finding.
+func (c *Console) writeFindings() {
+	f := c.find
+	if len(f.order) == 0 {
+		return
+	}
+	failed, warned := 0, 0
+	for _, h := range f.order {
+		if f.byHost[h].status == event.Warned {
+			warned++
+		} else {
+			failed++
+		}
+	}
+	var parts []string
+	if failed > 0 {
+		parts = append(parts, plural(failed, "host", "hosts")+" failed")
+	}
+	if warned > 0 {
+		parts = append(parts, fmt.Sprintf("%d warned", warned))
+	}
+	c.header("findings: " + strings.Join(parts, ", "))
+	for _, g := range c.findingGroups() {
+		word := c.st.failed.Sprint("FAILED")
+		switch g.status {
+		case event.Warned:
+			word = c.st.warn.Sprint("warn")
+		case event.Unreachable:
+			word = c.st.failed.Sprint("UNREACHABLE")
+		}
+		who := c.text(FoldHosts(g.hosts))
+		if len(g.hosts) > 1 {
+			who += fmt.Sprintf(" (%d)", len(g.hosts))
+		}
+		line := word + "  " + c.st.host(who).Sprint(who)
+		if g.cause != "" {
+			line += "  " + c.st.bold.Sprint(c.text(g.cause))
+		}
+		if g.message != "" {
+			line += ": " + show(g.message, g.hosts[0], len(g.hosts))
+		} else if g.cause == causePeerSide {
+			line += ": " + c.peerLine(g)
+		}
+		line += c.st.dim.Sprint(" [" + c.text(strings.Join(g.steps, ", ")) + "]")
+		c.emit(line)
+		for _, p := range g.peers {
+			c.emit("    " + c.peerLine(p) + ": " + c.text(FoldHosts(p.hosts)) +
+				c.st.dim.Sprint(" ("+string(p.status)+", cause "+causePeerSide+")"))
+		}
+	}
+}
+
+// peerLine is "47 peers cannot reach gpfs04 over RDMA".
+func (c *Console) peerLine(g *findingGroup) string {
+	return fmt.Sprintf("%s cannot reach %s over RDMA", plural(len(g.hosts), "peer", "peers"), c.text(FoldHosts(g.culprit)))
+}
