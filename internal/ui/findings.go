@@ -137,12 +137,23 @@ func (c *Console) findingGroups() []*findingGroup {
 	}
 	// Failures (unreachable, failed) before warnings; then fewer hosts first:
 	// the odd host out is usually the culprit.
+	idx := indexOf(c.hosts)
+	first := func(g *findingGroup) int {
+		r := len(idx)
+		for _, h := range g.hosts {
+			r = min(r, rank(idx, h))
+		}
+		return r
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if severity(a.status) != severity(b.status) {
 			return severity(a.status) > severity(b.status)
 		}
-		return len(a.hosts) < len(b.hosts)
+		if len(a.hosts) != len(b.hosts) {
+			return len(a.hosts) < len(b.hosts)
+		}
+		return first(a) < first(b)
 	})
 	return out
 }

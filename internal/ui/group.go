@@ -161,8 +161,22 @@ func (c *Console) flushGroups(step string) {
 		}
 		g.entries = append(g.entries, en)
 	}
+	// Successes first, failures last; then by the first host in run order,
+	// so that the same outcomes print the same whatever order hosts ended in.
+	idx := indexOf(c.hosts)
+	first := func(g *group) int {
+		r := len(idx)
+		for _, en := range g.entries {
+			r = min(r, rank(idx, en.host))
+		}
+		return r
+	}
 	sort.SliceStable(groups, func(i, j int) bool {
-		return severity(groups[i].entries[0].status) < severity(groups[j].entries[0].status)
+		si, sj := severity(groups[i].entries[0].status), severity(groups[j].entries[0].status)
+		if si != sj {
+			return si < sj
+		}
+		return first(groups[i]) < first(groups[j])
 	})
 	for _, g := range groups {
 		if len(g.entries) == 1 {
@@ -252,18 +266,27 @@ func (c *Console) flushRetries(step string) {
 	if t == nil {
 		return
 	}
+	idx := indexOf(c.hosts)
+	firstRank := func(k string) int {
+		r := len(idx)
+		for _, h := range t.by[k].hosts {
+			r = min(r, rank(idx, h))
+		}
+		return r
+	}
+	sort.SliceStable(t.order, func(i, j int) bool { return firstRank(t.order[i]) < firstRank(t.order[j]) })
 	for _, k := range t.order {
 		g := t.by[k]
 		attempts := fmt.Sprintf("attempt %d failed", g.lo)
 		if g.hi > g.lo {
 			attempts = fmt.Sprintf("attempts %d-%d failed", g.lo, g.hi)
 		}
-		who := c.hostCol(g.host)
+		who := c.hostCol(g.host) + "  "
 		if len(g.hosts) > 1 {
 			l := c.text(FoldHosts(g.hosts))
-			who = c.st.host(l).Sprint(l) + fmt.Sprintf("  %d", len(g.hosts))
+			who = c.st.host(l).Sprint(l) + fmt.Sprintf("  %d ", len(g.hosts))
 		}
-		c.emit(who + "  " + c.st.retry.Sprint(attempts) + c.stepNote(step) + ": " +
+		c.emit(who + c.st.retry.Sprint(attempts) + c.stepNote(step) + ": " +
 			show(g.reason, g.host, len(g.hosts)) + "; retried every " + duration(g.delay))
 	}
 }
@@ -284,11 +307,11 @@ func (c *Console) flushDropped(step string) {
 	}
 	for _, r := range order {
 		hs := by[r]
-		who := c.hostCol(hs[0])
+		who := c.hostCol(hs[0]) + "  "
 		if len(hs) > 1 {
 			l := c.text(FoldHosts(hs))
-			who = c.st.host(l).Sprint(l) + fmt.Sprintf("  %d", len(hs))
+			who = c.st.host(l).Sprint(l) + fmt.Sprintf("  %d ", len(hs))
 		}
-		c.emit(who + "  " + c.st.failed.Sprint("dropped from the run") + ": " + r)
+		c.emit(who + c.st.failed.Sprint("dropped from the run") + ": " + r)
 	}
 }

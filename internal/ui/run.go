@@ -195,8 +195,22 @@ func (c *Console) entry(e event.HostFinished, t *tail) hostEntry {
 	return en
 }
 
-// emitEntry writes one host's entry as it is (-v, plan, a group of one).
+// emitEntry writes one host's entry (-v, plan, a group of one); in the
+// summary, lists of host names in its text are folded.
 func (c *Console) emitEntry(en hostEntry) {
+	if !c.verbose && c.mode != "plan" {
+		fold := func(l []string) []string {
+			out := make([]string, len(l))
+			for i, s := range l {
+				out[i] = c.generic(en.host, s, false)
+			}
+			return out
+		}
+		en.msg, en.checks, en.tail = fold(en.msg), fold(en.checks), fold(en.tail)
+		if en.diags != "" {
+			en.diags = strings.Join(fold(strings.Split(en.diags, "\n")), "\n")
+		}
+	}
 	line := c.hostCol(en.host) + "  " + en.word
 	if len(en.msg) > 0 {
 		line += ": " + en.msg[0]
