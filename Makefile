@@ -56,13 +56,16 @@ fuzz:
 # bench runs the benchmarks: engine load/plan at 2,000 hosts, inventory,
 # parsers, and the SSH fan-out (prova vs a raw-Go floor, OpenSSH with
 # ControlMaster, and Ansible when installed) against real OpenSSH sshd on
-# loopback; the fan-out table goes to bin/bench-fanout.md (see
-# docs/performance.md; about 10 minutes).
+# loopback; the fan-out table goes to bin/bench-fanout.md; then the GPFS
+# verify runbook on a 1,000-node lab (bench/labverify, one row to
+# bin/bench-labverify.md). See docs/performance.md.
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -v /bench/fanout)
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -v '/bench/')
 	$(GO) test -run '^$$' -bench 'LoadPlan2000|ApplyScale' -benchmem -count=1 -timeout 30m ./bench/fanout
 	BENCHFANOUT_PROVA=$(abspath $(BIN)) BENCHFANOUT_MARKDOWN=$(abspath bin/bench-fanout.md) \
 	  $(GO) test -run '^$$' -bench '^BenchmarkFanout$$' -benchtime 15s -count=1 -timeout 60m ./bench/fanout
+	BENCHLAB_PROVA=$(abspath $(BIN)) BENCHLAB_MARKDOWN=$(abspath bin/bench-labverify.md) \
+	  $(GO) test -run '^$$' -bench '^BenchmarkLabVerify$$' -benchtime 1x -count=1 -timeout 60m ./bench/labverify
 
 # demo starts a 4-node lab with a silent-fallback fault, plans and applies
 # the shipped runbook against it (and shows plan naming a missing OFED on a
