@@ -45,6 +45,7 @@ type Console struct {
 	pending   map[string][]hostEntry         // apply: host results per step, grouped at its end
 	retries   map[string]*retryTally         // apply: retries per step, grouped at its end
 	dropped   map[string][]event.HostDropped // apply: per step, grouped at its end
+	busy      map[string]*busyStep           // apply, not a terminal: hosts still running per step
 	flushing  []string                       // steps with something pending, in order
 	find      *findings                      // failed and warned hosts, for the Findings block
 	planSeen  planCounts

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,8 +107,8 @@ func TestProgressNotTerminal(t *testing.T) {
 		evs = append(evs, event.Progress{Step: "restart.gpfs", Host: "h1", Elapsed: s})
 	}
 	evs = append(evs, event.Progress{Step: "restart.gpfs", Host: "h2", Elapsed: 1})
-	out := render(t, Options{Color: "never"}, evs)
-	if n := strings.Count(out, "h1  "); n != 4 { // at 0, 10, 20 and 30 s
+	out := render(t, Options{Color: "never", Verbose: true}, evs) // -v: per host
+	if n := strings.Count(out, "h1  "); n != 4 {                  // at 0, 10, 20 and 30 s
 		t.Errorf("h1 progress printed %d times, want 4:\n%s", n, out)
 	}
 	if n := strings.Count(out, "h2  "); n != 1 {
@@ -115,6 +116,42 @@ func TestProgressNotTerminal(t *testing.T) {
 	}
 	if strings.Contains(out, "\x1b[") {
 		t.Error("cursor movement written to a non-terminal")
+	}
+}
+
+// TestProgressSummaryNotTerminal: without -v, a step's busy hosts are one
+// line per message each time the longest of them passes another 10 s.
+func TestProgressSummaryNotTerminal(t *testing.T) {
+	var hs []string
+	for i := 1; i <= 200; i++ {
+		hs = append(hs, fmt.Sprintf("gpfs%03d", i))
+	}
+	evs := []event.Event{event.RunStarted{Mode: "apply", Hosts: hs, Steps: []string{"s"}}, event.StepStarted{Step: "s", Hosts: hs}}
+	for s := 0.0; s <= 35; s += 5 {
+		for _, h := range hs {
+			msg := "running s"
+			if h == "gpfs004" {
+				msg = "waiting for " + h
+			}
+			evs = append(evs, event.Progress{Step: "s", Host: h, Elapsed: s, Message: msg})
+		}
+	}
+	for _, h := range hs {
+		evs = append(evs, event.HostFinished{Step: "s", Host: h, Status: event.OK})
+	}
+	evs = append(evs, event.StepFinished{Step: "s"})
+	out := render(t, Options{Color: "never"}, evs)
+	for _, want := range []string{
+		"gpfs[001-003,005-200]  199 running s [longest 10.0s elapsed]\n",
+		"gpfs004  waiting for gpfs004 [25.0s elapsed]\n",
+		"gpfs[001-200]  200 ok\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n"); n > 12 {
+		t.Errorf("%d lines for 200 busy hosts over 35 s:\n%s", n, out)
 	}
 }
 

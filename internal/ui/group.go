@@ -138,6 +138,7 @@ func (c *Console) flushAll() {
 // flushGroups writes the step's retries, host results and dropped hosts,
 // grouped.
 func (c *Console) flushGroups(step string) {
+	delete(c.busy, step)
 	c.flushRetries(step)
 	entries := c.pending[step]
 	delete(c.pending, step)

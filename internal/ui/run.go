@@ -107,6 +107,7 @@ func (c *Console) stepNote(step string) string {
 func (c *Console) hostFinished(e event.HostFinished) {
 	k := key{e.Step, e.Host}
 	c.dropStatus(e.Host)
+	c.notBusy(e.Step, e.Host)
 	c.notice(e)
 	if e.Status == event.Skipped && !c.verbose {
 		// Skipped hosts are summed up in one line at the step's end (-v
