@@ -3,6 +3,7 @@ package lab_test
 import (
 	"context"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,11 +43,16 @@ func BenchmarkStart100(b *testing.B) {
 }
 
 // BenchmarkGPFSCommand measures one "mmfsadm test verbs conn" over SSH on
-// a 48-node lab with verbsRdma started everywhere: the lab server's cost
-// per simulated GPFS command (run it with -cpuprofile to see where it
-// goes). Set BENCH_SHELL_ONLY=1 for the path through /bin/sh.
+// a 48-node lab (BENCH_NODES to change) with verbsRdma started everywhere:
+// the lab server's cost per simulated GPFS command (run it with
+// -cpuprofile to see where it goes). Set BENCH_SHELL_ONLY=1 for the path
+// through /bin/sh.
 func BenchmarkGPFSCommand(b *testing.B) {
-	l, err := lab.Start(context.Background(), lab.Options{Dir: b.TempDir(), Nodes: 48, Scenario: "../examples/lab/gpfs-firewall.hcl",
+	nodes := 48
+	if n, err := strconv.Atoi(os.Getenv("BENCH_NODES")); err == nil && n > 4 {
+		nodes = n
+	}
+	l, err := lab.Start(context.Background(), lab.Options{Dir: b.TempDir(), Nodes: nodes, Scenario: "../examples/lab/gpfs-firewall.hcl",
 		Binary: labtest.Binary(b), ShellOnly: os.Getenv("BENCH_SHELL_ONLY") == "1"})
 	if err != nil {
 		b.Fatal(err)
