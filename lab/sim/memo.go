@@ -48,6 +48,18 @@ func (m *Memo) Load(key, version string) (any, bool) {
 	return e.v, true
 }
 
+// Cached returns the value kept under key, whatever its version (for
+// tests: the value must match the file it was read from).
+func (m *Memo) Cached(key string) (any, bool) {
+	if m == nil {
+		return nil, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.m[key]
+	return e.v, ok
+}
+
 // Store keeps v under key for version. The caller must not change v
 // afterwards: readers share it.
 func (m *Memo) Store(key, version string, v any) {

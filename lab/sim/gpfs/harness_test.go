@@ -3,6 +3,7 @@ package gpfs
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,6 +99,9 @@ func (l *fakeLab) run(node, cmdline string) result {
 		e.Memo = l.memo
 	}
 	st := l.table.Run(context.Background(), f[0], e)
+	if e.Memo != nil {
+		l.checkMemo(e)
+	}
 	_, writes, err := sim.ReadMarks(l.dir, node, "c1")
 	if err != nil {
 		l.t.Fatal(err)
@@ -134,4 +138,25 @@ func (l *fakeLab) verbsPeers(node string) []string {
 		out = append(out, strings.Fields(line)[1])
 	}
 	return out
+}
+
+// checkMemo fails the test when the cluster state the memo keeps differs
+// from the state file after a command that used the memo: a command that
+// changed the memo's copy in place, or a write the memo missed.
+func (l *fakeLab) checkMemo(e *sim.Env) {
+	l.t.Helper()
+	path := e.ClusterState(StateName)
+	v, ok := l.memo.Cached(path)
+	if !ok {
+		return
+	}
+	var file Cluster
+	if _, err := e.Read(path, &file); err != nil {
+		l.t.Fatal(err)
+	}
+	a, _ := json.Marshal(v.(*Cluster))
+	b, _ := json.Marshal(&file)
+	if string(a) != string(b) {
+		l.t.Fatalf("memo and %s differ after %v:\nmemo %s\nfile %s", path, e.Args, a, b)
+	}
 }

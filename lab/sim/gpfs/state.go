@@ -3,7 +3,6 @@ package gpfs
 import (
 	"fmt"
 	"hash/fnv"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -332,10 +331,11 @@ func loadModels(e *sim.Env) (map[string]*model.Node, error) {
 	return out, nil
 }
 
-// clone copies c so that a command can change the copy: slices and maps a
-// command changes in place are copied; connection lists are shared with
-// their capacity cut, so an append copies them (stop copies before it
-// deletes).
+// clone copies c so that a command can change the copy without changing
+// c: the stanzas are copied; a node's lists are shared with their capacity
+// cut, so an append copies them, and its maps are shared: the code that
+// changes one in place copies it first (stop for Conns, mmchconfig -i for
+// Eff and How). So a clone costs O(nodes), not O(connections).
 func (c *Cluster) clone() *Cluster {
 	out := *c
 	out.idx = nil
@@ -345,8 +345,7 @@ func (c *Cluster) clone() *Cluster {
 	}
 	out.Nodes = make([]Node, len(c.Nodes))
 	for i, n := range c.Nodes {
-		n.Eff, n.How = maps.Clone(n.Eff), maps.Clone(n.How)
-		n.Ports = slices.Clone(n.Ports)
+		n.Ports = n.Ports[:len(n.Ports):len(n.Ports)]
 		n.Groups = n.Groups[:len(n.Groups):len(n.Groups)]
 		n.Conns = n.Conns[:len(n.Conns):len(n.Conns)]
 		out.Nodes[i] = n
