@@ -120,6 +120,14 @@ func runOnce(b *testing.B, ctx context.Context, prova, root string, nodes int) F
 	var console lineCounter
 	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &console, &errb
+	if p := os.Getenv("BENCHLAB_CONSOLE"); p != "" { // keep the whole console
+		f, err := os.Create(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdout = io.MultiWriter(&console, f)
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
@@ -133,7 +141,8 @@ func runOnce(b *testing.B, ctx context.Context, prova, root string, nodes int) F
 	f.ExitCode = cmd.ProcessState.ExitCode()
 	// The scenario has one faulty node: the apply fails (1) and names it.
 	if werr != nil && f.ExitCode != 1 {
-		b.Fatalf("prova apply: %v\n%s\n%s", werr, console.last(), errb.String())
+		b.Fatalf("prova apply: %v (after %s, %d console lines, peak RSS %.0f MiB)\n%s\n%s", werr, f.Wall.Round(time.Second),
+			f.ConsoleLines, float64(f.PeakRSS)/(1<<20), console.last(), errb.String())
 	}
 	if !strings.Contains(console.last(), "gpfs04") {
 		b.Errorf("the console's end does not name gpfs04:\n%s", console.last())
