@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/evidence/findings"
 	"github.com/provadev/prova/internal/redact"
 )
 
@@ -46,8 +47,7 @@ type Console struct {
 	retries   map[string]*retryTally         // apply: retries per step, grouped at its end
 	dropped   map[string][]event.HostDropped // apply: per step, grouped at its end
 	busy      map[string]*busyStep           // apply, not a terminal: hosts still running per step
-	flushing  []string                       // steps with something pending, in order
-	find      *findings                      // failed and warned hosts, for the Findings block
+	find      *findings.Collector            // failed and warned hosts, for the Findings block
 	planSeen  planCounts
 	aborted   *event.Aborted
 }
@@ -76,7 +76,7 @@ func NewConsole(w io.Writer, opts Options) *Console {
 		pending:  map[string][]hostEntry{},
 		retries:  map[string]*retryTally{},
 		dropped:  map[string][]event.HostDropped{},
-		find:     newFindings(),
+		find:     findings.NewCollector(),
 	}
 }
 

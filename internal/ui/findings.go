@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/evidence/findings"
 )
 
 // The Findings block ends an apply, before the recap: every host that
@@ -15,28 +16,19 @@ import (
 // peers it is about). Hosts whose cause is peer_side point at other hosts:
 // when those are failed hosts of the Findings, the pointing hosts are one
 // line under their culprit ("47 peers cannot reach gpfs04 over RDMA").
-// The console keeps this model to itself; the run record and the reports
-// have their own.
+// What a finding is, its cause and its peers come from the shared model
+// (internal/evidence/findings, also behind the JSON summary and the
+// reports); the grouping for people is the console's.
 
-// causePeerSide is the cause of a host whose missing peers have a problem
-// of their own.
-const causePeerSide = "peer_side"
-
-type findings struct {
-	order   []string // hosts with a finding, first-seen order
-	byHost  map[string]*hostFinding
-	cause   map[string]string   // host -> cause named by a diagnosing step
-	missing map[string][]string // host -> the peers that diagnosis is about
-}
-
+// hostFinding is one host's findings taken together: its worst status,
+// the steps it failed or warned in, the message of its first finding with
+// that status, and the cause and peers its diagnosis named.
 type hostFinding struct {
 	status  event.Status // the worst: unreachable > failed > warn
 	steps   []string
-	message string // of the first finding with that status
-}
-
-func newFindings() *findings {
-	return &findings{byHost: map[string]*hostFinding{}, cause: map[string]string{}, missing: map[string][]string{}}
+	message string
+	cause   string
+	peers   []string
 }
 
 func worse(a, b event.Status) bool {
@@ -44,47 +36,32 @@ func worse(a, b event.Status) bool {
 	return rank[a] > rank[b]
 }
 
-// notice keeps what the Findings block needs from one host result.
+// notice feeds one host result to the findings model.
 func (c *Console) notice(e event.HostFinished) {
-	f := c.find
-	if cause, ok := e.Result["cause"].(string); ok && cause != "" && cause != "none" {
-		f.cause[e.Host] = cause
-		f.missing[e.Host] = stringList(e.Result["missing"])
-	}
-	switch e.Status {
-	case event.Failed, event.Warned, event.Unreachable:
-	default:
-		return
-	}
-	msg := ""
-	if l := lines(c.red.String(e.Message)); len(l) > 0 {
-		msg = clean(l[0])
-	}
-	hf := f.byHost[e.Host]
-	if hf == nil {
-		hf = &hostFinding{status: e.Status, message: msg}
-		f.byHost[e.Host] = hf
-		f.order = append(f.order, e.Host)
-	} else if worse(e.Status, hf.status) {
-		hf.status, hf.message = e.Status, msg
-	}
-	hf.steps = append(hf.steps, e.Step)
+	c.find.Add(e.Step, e.Host, e.Status, e.Message, e.Result)
 }
 
-func stringList(v any) []string {
-	switch l := v.(type) {
-	case []string:
-		return append([]string(nil), l...)
-	case []any:
-		var out []string
-		for _, x := range l {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
+// byHost folds the model's host-step findings into one entry per host,
+// in first-seen order.
+func (c *Console) byHost() ([]string, map[string]*hostFinding) {
+	var order []string
+	by := map[string]*hostFinding{}
+	for _, f := range c.find.Findings() {
+		msg := ""
+		if l := lines(c.red.String(f.Message)); len(l) > 0 {
+			msg = clean(l[0])
 		}
-		return out
+		hf := by[f.Host]
+		if hf == nil {
+			hf = &hostFinding{status: f.Status, message: msg, cause: f.Cause, peers: f.Peers}
+			by[f.Host] = hf
+			order = append(order, f.Host)
+		} else if worse(f.Status, hf.status) {
+			hf.status, hf.message = f.Status, msg
+		}
+		hf.steps = append(hf.steps, f.Step)
 	}
-	return nil
+	return order, by
 }
 
 // findingGroup is hosts with the same status, cause, steps and message.
@@ -99,19 +76,16 @@ type findingGroup struct {
 }
 
 func (c *Console) findingGroups() []*findingGroup {
-	f := c.find
+	order, by := c.byHost()
 	var groups []*findingGroup
 	byKey := map[string]*findingGroup{}
-	for _, h := range f.order {
-		hf := f.byHost[h]
-		cause := f.cause[h]
-		if hf.status == event.Unreachable && cause == "" {
-			cause = "unreachable"
-		}
+	for _, h := range order {
+		hf := by[h]
+		cause := hf.cause
 		msg := c.generic(h, hf.message, true)
 		var culprits []string
-		if cause == causePeerSide {
-			culprits = f.missing[h]
+		if cause == findings.CausePeerSide {
+			culprits = hf.peers
 			msg = "" // the culprit's line says it
 		}
 		k := strings.Join([]string{string(hf.status), cause, strings.Join(hf.steps, ","), msg, strings.Join(culprits, ",")}, "\x00")
@@ -127,8 +101,8 @@ func (c *Console) findingGroups() []*findingGroup {
 	// every culprit has a finding that is not itself peer_side.
 	var out []*findingGroup
 	for _, g := range groups {
-		if g.cause == causePeerSide && len(g.culprit) > 0 {
-			if home := c.culpritGroup(groups, g.culprit); home != nil {
+		if g.cause == findings.CausePeerSide && len(g.culprit) > 0 {
+			if home := c.culpritGroup(groups, by, g.culprit); home != nil {
 				home.peers = append(home.peers, g)
 				continue
 			}
@@ -158,11 +132,11 @@ func (c *Console) findingGroups() []*findingGroup {
 	return out
 }
 
-func (c *Console) culpritGroup(groups []*findingGroup, culprits []string) *findingGroup {
+func (c *Console) culpritGroup(groups []*findingGroup, by map[string]*hostFinding, culprits []string) *findingGroup {
 	var home *findingGroup
 	for _, h := range culprits {
-		hf := c.find.byHost[h]
-		if hf == nil || c.find.cause[h] == causePeerSide || hf.status == event.Warned {
+		hf := by[h]
+		if hf == nil || hf.cause == findings.CausePeerSide || hf.status == event.Warned {
 			return nil
 		}
 		if home == nil {
@@ -180,13 +154,13 @@ func (c *Console) culpritGroup(groups []*findingGroup, culprits []string) *findi
 
 // writeFindings writes the Findings block, if any host has a finding.
 func (c *Console) writeFindings() {
-	f := c.find
-	if len(f.order) == 0 {
+	order, by := c.byHost()
+	if len(order) == 0 {
 		return
 	}
 	failed, warned := 0, 0
-	for _, h := range f.order {
-		if f.byHost[h].status == event.Warned {
+	for _, h := range order {
+		if by[h].status == event.Warned {
 			warned++
 		} else {
 			failed++
@@ -218,14 +192,14 @@ func (c *Console) writeFindings() {
 		}
 		if g.message != "" {
 			line += ": " + show(g.message, g.hosts[0], len(g.hosts))
-		} else if g.cause == causePeerSide {
+		} else if g.cause == findings.CausePeerSide {
 			line += ": " + c.peerLine(g)
 		}
 		line += c.st.dim.Sprint(" [" + c.text(strings.Join(g.steps, ", ")) + "]")
 		c.emit(line)
 		for _, p := range g.peers {
 			c.emit("    " + c.peerLine(p) + ": " + c.text(FoldHosts(p.hosts)) +
-				c.st.dim.Sprint(" ("+string(p.status)+", cause "+causePeerSide+")"))
+				c.st.dim.Sprint(" ("+string(p.status)+", cause "+findings.CausePeerSide+")"))
 		}
 	}
 }
