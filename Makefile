@@ -62,18 +62,21 @@ fuzz:
 # bench runs the benchmarks: engine load/plan at 2,000 hosts, inventory,
 # parsers, and the SSH fan-out (prova vs a raw-Go floor, OpenSSH with
 # ControlMaster, and Ansible when installed) against real OpenSSH sshd on
-# loopback; the fan-out table goes to bin/bench-fanout.md (see
-# docs/performance.md; about 10 minutes). It ends with every goal of the
-# engine-cost issue next to the figure measured here. Set
+# loopback; the fan-out table goes to bin/bench-fanout.md; then the GPFS
+# verify runbook on a 1,000-node lab (bench/labverify, one row to
+# bin/bench-labverify.md). See docs/performance.md. It ends with every goal
+# of the engine-cost issue next to the figure measured here. Set
 # BENCHFANOUT_PROVA_BASELINE to another prova binary to measure it in the
 # same fan-out run.
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -v /bench/fanout)
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -v '/bench/')
 	@{ $(GO) test -run '^$$' -bench 'LoadPlan2000|ApplyScale' -benchmem -count=1 -timeout 30m ./bench/fanout; \
 	  echo $$? > bin/.bench-rc; } | tee bin/bench-engine.txt; exit $$(cat bin/.bench-rc)
 	@{ BENCHFANOUT_PROVA=$(abspath $(BIN)) BENCHFANOUT_MARKDOWN=$(abspath bin/bench-fanout.md) \
 	  $(GO) test -run '^$$' -bench '^BenchmarkFanout$$' -benchtime 15s -count=1 -timeout 60m ./bench/fanout; \
 	  echo $$? > bin/.bench-rc; } | tee bin/bench-fanout.txt; exit $$(cat bin/.bench-rc)
+	BENCHLAB_PROVA=$(abspath $(BIN)) BENCHLAB_MARKDOWN=$(abspath bin/bench-labverify.md) \
+	  $(GO) test -run '^$$' -bench '^BenchmarkLabVerify$$' -benchtime 1x -count=1 -timeout 60m ./bench/labverify
 	@echo; echo "Goals (wall times are this machine's and its load's; see docs/performance.md):"
 	@grep -h '^goal:' bin/bench-engine.txt bin/bench-fanout.txt
 

@@ -3,6 +3,7 @@ package lab_test
 import (
 	"context"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,5 +39,35 @@ func BenchmarkStart100(b *testing.B) {
 		}
 		l.Close()
 		b.StartTimer()
+	}
+}
+
+// BenchmarkGPFSCommand measures one "mmfsadm test verbs conn" over SSH on
+// a 48-node lab (BENCH_NODES to change) with verbsRdma started everywhere:
+// the lab server's cost per simulated GPFS command (run it with
+// -cpuprofile to see where it goes). Set BENCH_SHELL_ONLY=1 for the path
+// through /bin/sh.
+func BenchmarkGPFSCommand(b *testing.B) {
+	nodes := 48
+	if n, err := strconv.Atoi(os.Getenv("BENCH_NODES")); err == nil && n > 4 {
+		nodes = n
+	}
+	l, err := lab.Start(context.Background(), lab.Options{Dir: b.TempDir(), Nodes: nodes, Scenario: "../examples/lab/gpfs-firewall.hcl",
+		Binary: labtest.Binary(b), ShellOnly: os.Getenv("BENCH_SHELL_ONLY") == "1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	c := labtest.Client(b, l, "gpfs05")
+	for _, cmd := range []string{`mmchconfig verbsRdma=enable,verbsPorts="mlx5_0/1 mlx5_1/1"`, "mmshutdown -a", "mmstartup -a"} {
+		if r := labtest.MustRun(b, c, cmd); r.Status != 0 {
+			b.Fatalf("%s: %+v", cmd, r)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if r := labtest.MustRun(b, c, "mmfsadm test verbs conn"); r.Status != 0 {
+			b.Fatalf("%+v", r)
+		}
 	}
 }

@@ -2,7 +2,12 @@
 // (x/crypto/ssh, key auth only, its own host key) per node on 127.0.0.1,
 // each running commands for real with /bin/sh inside a private mount
 // namespace where the node's files and simulated tools (packages
-// lab/nsexec, lab/sim) take the place of the real ones.
+// lab/nsexec, lab/sim) take the place of the real ones. A command line
+// that is only a plain call of a simulated tool (plaincall.go) runs in the
+// server process instead, with the same tool, environment and audit entry
+// and decoded state kept between commands (sim.Memo): that is what makes
+// a 1,000-node lab affordable on a small machine (Options.ShellOnly turns
+// it off).
 //
 // Start runs a lab in-process (tests use lab/labtest); Up, Status, Expand
 // and Down drive a detached "prova lab serve" process for the CLI. The lab

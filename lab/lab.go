@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/crypto/ssh"
 
@@ -24,6 +25,10 @@ type Options struct {
 	Nodes    int    // node count; 0 = the scenario's, else 3
 	Scenario string // scenario file; "" = every node healthy
 	Binary   string // the prova binary the nodes' tools and commands run
+	// ShellOnly runs every command through /bin/sh in the node's mount
+	// namespace, even a plain call of a simulated tool that the server
+	// would otherwise run in process (tests compare the two paths).
+	ShellOnly bool
 }
 
 // Node is what a client needs to reach one node.
@@ -38,6 +43,9 @@ type Node struct {
 // Lab is a running simulated cluster.
 type Lab struct {
 	dir, binary string
+	inProcess   bool         // plain calls of simulated tools run in the server
+	inProcRuns  atomic.Int64 // how many did (tests read it)
+	memo        *sim.Memo    // decoded state shared by in-process runs
 	sc          *scenario.Scenario
 	table       *sim.Table
 	clientKey   ssh.PublicKey
@@ -85,7 +93,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		return nil, err
 	}
 	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	l := &Lab{dir: dir, binary: bin, sc: sc, table: table, clientKey: client.PublicKey(), ctx: lctx, cancel: cancel}
+	l := &Lab{dir: dir, binary: bin, inProcess: !opts.ShellOnly, memo: sim.NewMemo(), sc: sc, table: table, clientKey: client.PublicKey(), ctx: lctx, cancel: cancel}
 	count := opts.Nodes
 	if count == 0 {
 		count = sc.Nodes

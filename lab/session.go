@@ -66,8 +66,9 @@ func (s *session) serve(ctx context.Context) {
 	}
 }
 
-// run executes one command through "prova lab nsexec" and applies the
-// node's faults.
+// run executes one command, in process when it is a plain call of a
+// simulated tool (inproc.go), else through "prova lab nsexec", and applies
+// the node's faults.
 func (s *session) run(ctx context.Context, command, mode string) {
 	n := s.node
 	f := n.model.Faults
@@ -96,6 +97,14 @@ func (s *session) run(ctx context.Context, command, mode string) {
 		entry.Fault, entry.Changed, entry.Duration = "hung", ChangedNo, time.Since(start).Seconds()
 		n.audit(entry)
 		return
+	}
+	dropApplies := (f.DropAfter > 0 || f.DropOn != "") && mode == "exec" && (f.DropOn == "" || matches(f.DropOn, command))
+	if mode == "exec" && !dropApplies {
+		if pc, env, ok := s.inProcess(command, id); ok {
+			status := s.runInProcess(ctx, pc, env, id)
+			s.finish(ctx, &entry, command, mode, id, status, start)
+			return
+		}
 	}
 	args := []string{"lab", "nsexec", "--dir", n.lab.dir, "--node", n.model.Name, "--mode", mode, "--"}
 	if mode == "exec" {
@@ -130,7 +139,7 @@ func (s *session) run(ctx context.Context, command, mode string) {
 		}
 	}()
 	var dropped atomic.Bool
-	if drop := f.DropAfter > 0 || f.DropOn != ""; drop && mode == "exec" && (f.DropOn == "" || matches(f.DropOn, command)) {
+	if dropApplies {
 		go func() {
 			t := time.NewTimer(f.DropAfter)
 			defer t.Stop()
@@ -145,19 +154,26 @@ func (s *session) run(ctx context.Context, command, mode string) {
 	}
 	werr := cmd.Wait()
 	close(done)
-	entry.Duration = time.Since(start).Seconds()
-	status := exitStatus(werr)
-	tools, writes, _ := readMarks(n, id)
-	entry.SimTools, entry.StateWrites = tools, writes
-	entry.Changed = classify(command, mode, tools, writes, n.lab.table.Names())
 	if dropped.Load() {
 		entry.Fault = "dropped"
 	}
+	s.finish(ctx, &entry, command, mode, id, exitStatus(werr), start)
+}
+
+// finish completes the audit entry of a command that ended with status,
+// sends the status unless a fault acted or the client went away, and
+// writes the entry.
+func (s *session) finish(ctx context.Context, entry *AuditEntry, command, mode, id string, status int, start time.Time) {
+	n := s.node
+	entry.Duration = time.Since(start).Seconds()
+	tools, writes, _ := readMarks(n, id)
+	entry.SimTools, entry.StateWrites = tools, writes
+	entry.Changed = classify(command, mode, tools, writes, n.lab.table.Names())
 	if entry.Fault == "" && ctx.Err() == nil {
 		entry.Exit = status
 		s.exit(status)
 	}
-	n.audit(entry)
+	n.audit(*entry)
 }
 
 func (s *session) exit(status int) {

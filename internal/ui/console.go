@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/evidence/findings"
 	"github.com/provadev/prova/internal/redact"
 )
 
@@ -27,7 +28,8 @@ type Console struct {
 	diags   *diagFiles
 
 	mode, runID, runbook, failRule string
-	hosts                          []string // in run order
+	hosts                          []string        // in run order
+	known                          map[string]bool // hosts, built by generic
 	hostW                          int
 	steps                          []string
 	curStep                        string
@@ -40,7 +42,12 @@ type Console struct {
 
 	plans     map[string][]event.PlannedHost
 	planOrder []string
-	skips     map[string]*skipTally // apply: hosts skipped per step, summed up at its end
+	skips     map[string]*skipTally          // apply: hosts skipped per step, summed up at its end
+	pending   map[string][]hostEntry         // apply: host results per step, grouped at its end
+	retries   map[string]*retryTally         // apply: retries per step, grouped at its end
+	dropped   map[string][]event.HostDropped // apply: per step, grouped at its end
+	busy      map[string]*busyStep           // apply, not a terminal: hosts still running per step
+	find      *findings.Collector            // failed and warned hosts, for the Findings block
 	planSeen  planCounts
 	aborted   *event.Aborted
 }
@@ -66,6 +73,10 @@ func NewConsole(w io.Writer, opts Options) *Console {
 		tails:    map[key]*tail{},
 		progress: map[key]float64{},
 		plans:    map[string][]event.PlannedHost{},
+		pending:  map[string][]hostEntry{},
+		retries:  map[string]*retryTally{},
+		dropped:  map[string][]event.HostDropped{},
+		find:     findings.NewCollector(),
 	}
 }
 
@@ -112,12 +123,17 @@ func (c *Console) Observe(e event.Event) {
 		if c.mode == "plan" {
 			c.flushPlan(e.Step)
 		} else {
+			c.flushGroups(e.Step)
 			c.flushSkips(e.Step)
 		}
 	case event.PlannedHost:
 		c.planned(e)
 	case event.HostDropped:
 		c.dropStatus(e.Host)
+		if !c.verbose && c.mode != "plan" && e.Step != "" {
+			c.dropped[e.Step] = append(c.dropped[e.Step], e) // grouped at the step's end
+			break
+		}
 		c.emit(c.hostCol(e.Host) + "  " + c.st.failed.Sprint("dropped from the run") + ": " + c.text(e.Reason))
 	case event.Warning:
 		c.warning(e)

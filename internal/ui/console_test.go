@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,8 +107,8 @@ func TestProgressNotTerminal(t *testing.T) {
 		evs = append(evs, event.Progress{Step: "restart.gpfs", Host: "h1", Elapsed: s})
 	}
 	evs = append(evs, event.Progress{Step: "restart.gpfs", Host: "h2", Elapsed: 1})
-	out := render(t, Options{Color: "never"}, evs)
-	if n := strings.Count(out, "h1  "); n != 4 { // at 0, 10, 20 and 30 s
+	out := render(t, Options{Color: "never", Verbose: true}, evs) // -v: per host
+	if n := strings.Count(out, "h1  "); n != 4 {                  // at 0, 10, 20 and 30 s
 		t.Errorf("h1 progress printed %d times, want 4:\n%s", n, out)
 	}
 	if n := strings.Count(out, "h2  "); n != 1 {
@@ -118,9 +119,46 @@ func TestProgressNotTerminal(t *testing.T) {
 	}
 }
 
+// TestProgressSummaryNotTerminal: without -v, a step's busy hosts are one
+// line per message each time the longest of them passes another 10 s.
+func TestProgressSummaryNotTerminal(t *testing.T) {
+	var hs []string
+	for i := 1; i <= 200; i++ {
+		hs = append(hs, fmt.Sprintf("gpfs%03d", i))
+	}
+	evs := []event.Event{event.RunStarted{Mode: "apply", Hosts: hs, Steps: []string{"s"}}, event.StepStarted{Step: "s", Hosts: hs}}
+	for s := 0.0; s <= 35; s += 5 {
+		for _, h := range hs {
+			msg := "running s"
+			if h == "gpfs004" {
+				msg = "waiting for " + h
+			}
+			evs = append(evs, event.Progress{Step: "s", Host: h, Elapsed: s, Message: msg})
+		}
+	}
+	for _, h := range hs {
+		evs = append(evs, event.HostFinished{Step: "s", Host: h, Status: event.OK})
+	}
+	evs = append(evs, event.StepFinished{Step: "s"})
+	out := render(t, Options{Color: "never"}, evs)
+	for _, want := range []string{
+		"gpfs[001-003,005-200]  199 running s [longest 10.0s elapsed]\n",
+		"gpfs004  waiting for gpfs004 [25.0s elapsed]\n",
+		"gpfs[001-200]  200 ok\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n"); n > 12 {
+		t.Errorf("%d lines for 200 busy hosts over 35 s:\n%s", n, out)
+	}
+}
+
 func TestProgressTerminalStatusBlock(t *testing.T) {
 	var b bytes.Buffer
-	c := NewConsole(&b, Options{Color: "never", IsTerminal: true})
+	// -v: each host's line as it finishes (the summary waits for the step).
+	c := NewConsole(&b, Options{Color: "never", IsTerminal: true, Verbose: true})
 	c.Observe(event.RunStarted{Mode: "apply", Hosts: []string{"h1", "h2"}})
 	c.Observe(event.Progress{Step: "s", Host: "h1", Elapsed: 1})
 	c.Observe(event.Progress{Step: "s", Host: "h2", Elapsed: 1})
@@ -164,7 +202,8 @@ func TestFailedHostShowsStderrTail(t *testing.T) {
 	evs = append(evs,
 		event.Output{Step: "s", Host: "ok", Stream: "stderr", Line: "noise"},
 		event.HostFinished{Step: "s", Host: "ok", Status: event.OK},
-		event.HostFinished{Step: "s", Host: "h", Status: event.Failed, Message: "exit 1"})
+		event.HostFinished{Step: "s", Host: "h", Status: event.Failed, Message: "exit 1"},
+		event.StepFinished{Step: "s"})
 	out := render(t, Options{Color: "never"}, evs)
 	if strings.Contains(out, "noise") {
 		t.Error("output of a host that succeeded shown without --verbose")
@@ -250,9 +289,11 @@ func TestApplySkippedHostsSummedUp(t *testing.T) {
 // stays FAILED.
 func TestGaveUpWaiting(t *testing.T) {
 	evs := []event.Event{
+		event.StepStarted{Step: "s", Hosts: []string{"h1", "h2", "h3"}},
 		event.HostFinished{Step: "s", Host: "h1", Status: event.OK, GaveUp: true, Message: "gave up waiting: until still false after 4 attempts"},
 		event.HostFinished{Step: "s", Host: "h2", Status: event.Failed, GaveUp: true, Message: "gave up waiting: until still false after 4 attempts"},
 		event.HostFinished{Step: "s", Host: "h3", Status: event.OK, Message: "fine"},
+		event.StepFinished{Step: "s"},
 	}
 	out := render(t, Options{Color: "never"}, evs)
 	if !strings.Contains(out, "h1  gave up waiting: until still false after 4 attempts") {
@@ -267,7 +308,7 @@ func TestGaveUpWaiting(t *testing.T) {
 	if !strings.Contains(out, "h3  ok: fine") {
 		t.Errorf("h3:\n%s", out)
 	}
-	colored := render(t, Options{Color: "always"}, evs[:1])
+	colored := render(t, Options{Color: "always"}, []event.Event{evs[0], evs[1], evs[4]})
 	want := newStyles(true).gaveUp.Sprint("gave up waiting")
 	if !strings.Contains(colored, want) || want == "gave up waiting" {
 		t.Errorf("gave up waiting is not in its own colour %q:\n%q", want, colored)

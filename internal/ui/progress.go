@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/provadev/prova/engine/event"
@@ -57,6 +58,10 @@ func (c *Console) showProgress(e event.Progress) {
 		c.emit()
 		return
 	}
+	if !c.verbose && c.mode != "plan" {
+		c.busyProgress(e, msg, timing)
+		return
+	}
 	k := key{e.Step, e.Host}
 	if last, ok := c.progress[k]; ok && e.Elapsed-last < progressEvery {
 		return
@@ -74,4 +79,75 @@ func (c *Console) dropStatus(host string) {
 		}
 	}
 	c.status = kept
+}
+
+// busyStep is what a step's hosts still running last reported, for the
+// summary's progress lines when the writer is not a terminal.
+type busyStep struct {
+	hosts  map[string]busyHost
+	order  []string // first report order
+	bucket int      // last progressEvery bucket printed
+}
+
+type busyHost struct {
+	msg, timing string
+	elapsed     float64
+}
+
+// busyProgress keeps e and, each time the longest-running host of the step
+// passes another progressEvery seconds, prints the busy hosts, one line
+// per message: "gpfs[01-03,05-48]  47 running verbs_conn.conn [longest 20s elapsed]".
+func (c *Console) busyProgress(e event.Progress, msg, timing string) {
+	if c.busy == nil {
+		c.busy = map[string]*busyStep{}
+	}
+	b := c.busy[e.Step]
+	if b == nil {
+		b = &busyStep{hosts: map[string]busyHost{}}
+		c.busy[e.Step] = b
+	}
+	if _, ok := b.hosts[e.Host]; !ok {
+		b.order = append(b.order, e.Host)
+	}
+	b.hosts[e.Host] = busyHost{msg: c.generic(e.Host, msg, true), timing: timing, elapsed: e.Elapsed}
+	longest := 0.0
+	for _, h := range b.hosts {
+		longest = max(longest, h.elapsed)
+	}
+	n := int(longest / progressEvery)
+	if n < 1 || n <= b.bucket {
+		return
+	}
+	b.bucket = n
+	var msgs []string
+	by := map[string][]string{}
+	top := map[string]float64{}
+	for _, h := range b.order {
+		bh, ok := b.hosts[h]
+		if !ok {
+			continue
+		}
+		if _, seen := by[bh.msg]; !seen {
+			msgs = append(msgs, bh.msg)
+		}
+		by[bh.msg] = append(by[bh.msg], h)
+		top[bh.msg] = max(top[bh.msg], bh.elapsed)
+	}
+	for _, m := range msgs {
+		hs := by[m]
+		if len(hs) == 1 {
+			c.emit(c.hostCol(hs[0]) + "  " + show(m, hs[0], 1) + " " + c.st.dim.Sprint(b.hosts[hs[0]].timing) + c.stepNote(e.Step))
+			continue
+		}
+		l := c.text(FoldHosts(hs))
+		c.emit(c.st.host(l).Sprint(l) + fmt.Sprintf("  %d ", len(hs)) + show(m, hs[0], len(hs)) + " " +
+			c.st.dim.Sprint("[longest "+seconds(top[m])+" elapsed]") + c.stepNote(e.Step))
+	}
+}
+
+// notBusy forgets a host that finished a step.
+func (c *Console) notBusy(step, host string) {
+	if b := c.busy[step]; b != nil {
+		delete(b.hosts, host)
+	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/provadev/prova/engine/event"
@@ -48,6 +49,9 @@ func (c *Console) runStarted(e event.RunStarted) {
 }
 
 func (c *Console) stepStarted(e event.StepStarted) {
+	if c.mode != "plan" {
+		c.flushAll() // a step (or batch) that ran before is complete on screen
+	}
 	c.curStep = e.Step
 	if c.mode == "plan" {
 		return
@@ -84,6 +88,10 @@ func (c *Console) output(e event.Output) {
 }
 
 func (c *Console) retry(e event.Retry) {
+	if !c.verbose {
+		c.groupRetry(e) // one line per reason at the step's end (group.go)
+		return
+	}
 	c.emit(c.hostCol(e.Host) + "  " + c.st.retry.Sprintf("attempt %d failed", e.Attempt) +
 		c.stepNote(e.Step) + ": " + c.text(e.Reason) + "; retrying in " + duration(e.Delay))
 }
@@ -99,6 +107,8 @@ func (c *Console) stepNote(step string) string {
 func (c *Console) hostFinished(e event.HostFinished) {
 	k := key{e.Step, e.Host}
 	c.dropStatus(e.Host)
+	c.notBusy(e.Step, e.Host)
+	c.notice(e)
 	if e.Status == event.Skipped && !c.verbose {
 		// Skipped hosts are summed up in one line at the step's end (-v
 		// lists them).
@@ -112,32 +122,47 @@ func (c *Console) hostFinished(e event.HostFinished) {
 	delete(c.progress, k)
 	t := c.tails[k]
 	delete(c.tails, k)
+	en := c.entry(e, t)
+	if !c.verbose && c.mode != "plan" {
+		c.pending[e.Step] = append(c.pending[e.Step], en) // grouped at the step's end
+		return
+	}
+	c.emitEntry(en)
+}
 
+// hostEntry is one host's result line of a step, with what follows it,
+// rendered but not yet written.
+type hostEntry struct {
+	step, host string
+	status     event.Status
+	word       string   // the coloured status word
+	msg        []string // message lines, redacted and cleaned
+	checks     []string // assertion lines worth showing
+	tail       []string // the command's last output lines, when it failed
+	diags      string   // rendered diagnostics
+	dur        time.Duration
+}
+
+func (c *Console) entry(e event.HostFinished, t *tail) hostEntry {
 	word := c.statusWord(e.Status)
+	en := hostEntry{step: e.Step, host: e.Host, status: e.Status, word: word, dur: e.Duration}
 	message := e.Message
 	if e.GaveUp && e.Status != event.Failed {
 		// until ran out and failed_when kept the host's status: it gave up
 		// waiting, in its own words and colour, not "ok".
-		word = c.st.gaveUp.Sprint("gave up waiting")
+		en.word = c.st.gaveUp.Sprint("gave up waiting")
 		message = strings.TrimPrefix(message, "gave up waiting: ")
 	}
-	if len(e.Diagnostics) > 0 && e.Status == event.Failed {
+	// In the summary a warning's diagnostic is left out (its message is on
+	// its line; -v shows the source and values); a failure's is shown.
+	showDiags := len(e.Diagnostics) > 0 && (c.verbose || e.Status != event.Warned)
+	if showDiags && e.Status == event.Failed {
 		// The diagnostic below carries the message with its source line and
 		// the values involved; say so instead of printing it twice.
 		message = e.Diagnostics[0].Summary + " (below)"
 	}
-	msg := lines(c.red.String(message))
-	line := c.hostCol(e.Host) + "  " + word
-	if len(msg) > 0 {
-		line += ": " + clean(msg[0])
-	}
-	line += c.stepNote(e.Step)
-	if e.Duration > 0 {
-		line += c.st.dim.Sprint(" (" + duration(e.Duration) + ")")
-	}
-	out := []string{line}
-	for _, m := range msg[min(1, len(msg)):] {
-		out = append(out, c.blankCol()+"  "+clean(m))
+	for _, m := range lines(c.red.String(message)) {
+		en.msg = append(en.msg, clean(m))
 	}
 	// A check that did not pass is worth a line where it decided the
 	// host's status; on a host that is ok it is information (a diagnosis
@@ -147,21 +172,58 @@ func (c *Console) hostFinished(e event.HostFinished) {
 		if !c.verbose && (ch.Verdict == "pass" || !judged || len(e.Diagnostics) > 0 && ch.Message == e.Message) {
 			continue
 		}
-		out = append(out, c.blankCol()+"    "+c.check(ch))
+		en.checks = append(en.checks, c.check(ch))
 	}
 	if t != nil && (e.Status == event.Unreachable || e.Status == event.Failed && commandFailed(e.Result)) {
-		tl := t.stderr
-		if len(tl) == 0 {
-			tl = t.stdout
-		}
-		for _, l := range tl {
-			out = append(out, c.hostCol(e.Host)+c.st.dim.Sprint(" | ")+l)
+		en.tail = t.stderr
+		if len(en.tail) == 0 {
+			en.tail = t.stdout
 		}
 	}
+	if showDiags {
+		en.diags = c.renderDiags(e.Diagnostics)
+	}
+	return en
+}
+
+// emitEntry writes one host's entry (-v, plan, a group of one); in the
+// summary, lists of host names in its text are folded.
+func (c *Console) emitEntry(en hostEntry) {
+	if !c.verbose && c.mode != "plan" {
+		fold := func(l []string) []string {
+			out := make([]string, len(l))
+			for i, s := range l {
+				out[i] = c.generic(en.host, s, false)
+			}
+			return out
+		}
+		en.msg, en.checks, en.tail = fold(en.msg), fold(en.checks), fold(en.tail)
+		if en.diags != "" {
+			en.diags = strings.Join(fold(strings.Split(en.diags, "\n")), "\n")
+		}
+	}
+	line := c.hostCol(en.host) + "  " + en.word
+	if len(en.msg) > 0 {
+		line += ": " + en.msg[0]
+	}
+	line += c.stepNote(en.step)
+	if en.dur > 0 {
+		line += c.st.dim.Sprint(" (" + duration(en.dur) + ")")
+	}
+	out := []string{line}
+	for _, m := range en.msg[min(1, len(en.msg)):] {
+		out = append(out, c.blankCol()+"  "+m)
+	}
+	for _, ch := range en.checks {
+		out = append(out, c.blankCol()+"    "+ch)
+	}
+	for _, l := range en.tail {
+		out = append(out, c.hostCol(en.host)+c.st.dim.Sprint(" | ")+l)
+	}
 	c.emit(out...)
-	if len(e.Diagnostics) > 0 {
+	if en.diags != "" {
 		c.emit("")
-		c.emitBlock(c.renderDiags(e.Diagnostics))
+		c.emitBlock(en.diags)
 		c.emit("")
 	}
 }
@@ -200,6 +262,7 @@ func (c *Console) warning(e event.Warning) {
 
 func (c *Console) abort(e event.Aborted) {
 	c.aborted = &e
+	c.flushAll()
 	c.flushPlans()
 	c.status = nil
 	if c.mode == "plan" {

@@ -12,11 +12,15 @@ import (
 // runFinished shows the remaining plans, the recap table and the verdict.
 func (c *Console) runFinished(e event.RunFinished) {
 	counts := c.planSeen
+	c.flushAll()
 	c.flushPlans()
 	c.status = nil
 	mode := e.Mode
 	if mode == "" {
 		mode = c.mode
+	}
+	if mode != "plan" {
+		c.writeFindings()
 	}
 	if mode != "plan" || probesFailed(e.Hosts) {
 		c.recap(e.Hosts)
@@ -110,14 +114,40 @@ func (c *Console) recap(tallies map[string]event.Tally) {
 			widths[i] = max(widths[i], len(fmt.Sprintf("%s=%d", f.name, f.get(tallies[h]))))
 		}
 	}
+	// Hosts with equal counts are one line, in the order of their first host.
+	type row struct {
+		t     event.Tally
+		hosts []string
+	}
+	var rows []*row
+	byTally := map[event.Tally]*row{}
+	for _, h := range names {
+		t := tallies[h]
+		r := byTally[t]
+		if r == nil {
+			r = &row{t: t}
+			byTally[t] = r
+			rows = append(rows, r)
+		}
+		r.hosts = append(r.hosts, h)
+	}
+	labels := make([]string, len(rows))
+	labelW := 0
+	for i, r := range rows {
+		labels[i] = c.text(FoldHosts(r.hosts))
+		if len(r.hosts) > 1 {
+			labels[i] += fmt.Sprintf(" (%d)", len(r.hosts))
+		}
+		labelW = max(labelW, len([]rune(labels[i])))
+	}
 	c.header("recap")
 	var out []string
-	for _, h := range names {
-		line := c.hostCol(h)
-		for i, f := range fields {
-			n := f.get(tallies[h])
+	for i, r := range rows {
+		line := c.st.host(labels[i]).Sprint(labels[i]) + pad("", labelW-len([]rune(labels[i])))
+		for j, f := range fields {
+			n := f.get(r.t)
 			cell := fmt.Sprintf("%s=%d", f.name, n)
-			padded := pad(cell, widths[i])
+			padded := pad(cell, widths[j])
 			if n > 0 {
 				padded = f.col.Sprint(cell) + padded[len(cell):]
 			}

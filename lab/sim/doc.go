@@ -13,4 +13,10 @@
 // an exclusive one. Every update that writes is recorded for the lab's audit
 // log. Simulators never import prova's parsers: they print what the real
 // tool prints.
+//
+// A tool marked InProcess may also run inside the lab server, which then
+// gives every Env the same Memo: decoded state kept between commands,
+// valid for the version of the state file it was read at (every write in
+// any process stores a new version in the lock file). UpdateShared is
+// Update for such state.
 package sim

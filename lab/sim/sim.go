@@ -23,6 +23,13 @@ type Tool struct {
 	Paths []string
 	// Run runs the tool and returns its exit status.
 	Run func(ctx context.Context, e *Env) int
+	// InProcess says the tool may run inside the lab server, without a
+	// shell or a mount namespace, when a command line is nothing but a
+	// call of it: it reads and writes only through its Env (state files,
+	// Root()), never a path named on its command line, the process's own
+	// environment, working directory or hostname, and it never exits the
+	// process.
+	InProcess bool
 }
 
 // Table is an explicit set of tools, built once by the caller.
@@ -98,6 +105,8 @@ type Env struct {
 	Now    func() time.Time
 	// Sleep waits d or until ctx ends.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Memo, when set, keeps decoded state between commands (memo.go).
+	Memo *Memo
 
 	tool  string
 	model *model.Node

@@ -37,7 +37,7 @@ func (e *Env) Read(path string, v any) (bool, error) {
 // fn reports a change, all under an exclusive lock; a write is recorded for
 // the audit log. v keeps its value when the file does not exist yet.
 func (e *Env) Update(path string, v any, fn func() (changed bool, err error)) error {
-	unlock, err := lock(path, syscall.LOCK_EX)
+	f, unlock, err := lockFile(path, syscall.LOCK_EX)
 	if err != nil {
 		return err
 	}
@@ -49,19 +49,8 @@ func (e *Env) Update(path string, v any, fn func() (changed bool, err error)) er
 	if err != nil || !changed {
 		return err
 	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode state %s: %w", filepath.Base(path), err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write state: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write state: %w", err)
-	}
-	rel, _ := filepath.Rel(e.Dir, path)
-	return e.mark("write " + rel)
+	_, err = e.write(path, f, v)
+	return err
 }
 
 // MarkChanged records a state change made without Update (for example a
@@ -83,18 +72,25 @@ func readJSON(path string, v any) (bool, error) {
 }
 
 func lock(path string, how int) (func(), error) {
+	_, unlock, err := lockFile(path, how)
+	return unlock, err
+}
+
+// lockFile takes the lock of path's state; the lock file also holds the
+// state's version (memo.go).
+func lockFile(path string, how int) (*os.File, func(), error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("state dir: %w", err)
+		return nil, nil, fmt.Errorf("state dir: %w", err)
 	}
 	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("lock state: %w", err)
+		return nil, nil, fmt.Errorf("lock state: %w", err)
 	}
 	if err := syscall.Flock(int(f.Fd()), how); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("lock state: %w", err)
+		return nil, nil, fmt.Errorf("lock state: %w", err)
 	}
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+	return f, func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 }
 
 // MarkPath is where the tools run by one SSH command record what they did.

@@ -28,7 +28,7 @@ func appendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]
 	case event.HostStarted:
 		keys = "host step"
 	case event.HostFinished:
-		keys = "checks diagnostics duration_ns evidence host message result severity status step measured name threshold verdict"
+		keys = "checks diagnostics duration_ns evidence gave_up host message result severity status step measured name threshold verdict"
 	case event.Output:
 		keys = "host line step stream"
 	case event.StepStarted:
@@ -91,6 +91,10 @@ func appendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]
 			if o.b, ok = appendPlain(o.b, ev, r); !ok {
 				return b, false
 			}
+		}
+		if e.GaveUp {
+			o.key("gave_up")
+			o.b = append(o.b, "true"...)
 		}
 		o.str("host", e.Host)
 		if e.Message != "" {

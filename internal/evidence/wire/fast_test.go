@@ -26,6 +26,7 @@ func TestAppendEventMatchesTheSlowPath(t *testing.T) {
 		event.StepStarted{Step: "shell.s", Hosts: []string{}},
 		event.StepFinished{Step: "shell.s", Duration: 1500 * time.Millisecond},
 		event.HostFinished{Step: "shell.s", Host: "n1", Status: event.OK, Duration: 42},
+		event.HostFinished{Step: "wait.w", Host: "n3", Status: event.OK, GaveUp: true, Message: "gave up waiting: until still false after 3 attempts"},
 		event.HostFinished{Step: "assert.a", Host: "n2", Status: event.Failed, Message: "boom hunter2 " + tricky,
 			Duration: time.Second, Severity: "warn",
 			Result: map[string]any{"changed": false, "rc": float64(3), "ratio": 0.1, "big": 1e21, "small": 1e-7, "f1": 123456789.125, "f2": -0.000001, "f3": 5e-324, "f4": -1e-10, "f5": 1e20, "f6": 1.5e300,
@@ -103,7 +104,7 @@ func FuzzAppendEventOutput(f *testing.F) {
 func TestAppendEventKnowsEveryField(t *testing.T) {
 	known := map[reflect.Type][]string{
 		reflect.TypeOf(event.HostStarted{}):  {"step", "host"},
-		reflect.TypeOf(event.HostFinished{}): {"step", "host", "status", "message", "duration_ns", "-", "result", "evidence", "checks", "severity"},
+		reflect.TypeOf(event.HostFinished{}): {"step", "host", "status", "message", "duration_ns", "-", "result", "evidence", "checks", "severity", "gave_up"},
 		reflect.TypeOf(event.Check{}):        {"name", "measured", "threshold", "verdict", "message"},
 		reflect.TypeOf(event.Output{}):       {"step", "host", "stream", "line"},
 		reflect.TypeOf(event.StepStarted{}):  {"step", "module", "name", "hosts", "batch"},

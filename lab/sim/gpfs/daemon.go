@@ -220,7 +220,10 @@ func (s *session) stop(name string, t time.Time) bool {
 				l.add(p.Name, "I", "VERBS RDMA disconnected from %s (%s) on %s port %d", n.Address, n.Name, cn.Dev, cn.Port)
 			}
 		}
-		p.Conns = slices.DeleteFunc(p.Conns, func(cn Conn) bool { return cn.Peer == name })
+		if slices.ContainsFunc(p.Conns, func(cn Conn) bool { return cn.Peer == name }) {
+			// a copy: the list may be shared with the memo (Cluster.clone)
+			p.Conns = slices.DeleteFunc(slices.Clone(p.Conns), func(cn Conn) bool { return cn.Peer == name })
+		}
 		l.add(p.Name, "I", "Close connection to %s %s <c0n%d> (Connection reset by peer)", n.Address, n.Name, n.Number-1)
 	}
 	n.Started, n.Ready, n.PID = false, false, 0

@@ -3,6 +3,7 @@ package gpfs
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +24,11 @@ type fakeLab struct {
 	now   time.Time
 	table *sim.Table
 	names []string
+	// Every other command runs with memo, as in the lab server, the
+	// others without, as "prova lab sim" does: both paths and the memo's
+	// invalidation by a write from outside it are exercised by every test.
+	memo *sim.Memo
+	runs int
 }
 
 type result struct {
@@ -44,7 +50,7 @@ func newFakeLab(t *testing.T, src string, nodes int) *fakeLab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &fakeLab{t: t, dir: t.TempDir(), now: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC), table: table}
+	l := &fakeLab{t: t, dir: t.TempDir(), now: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC), table: table, memo: sim.NewMemo()}
 	l.expand(sc, nodes)
 	return l
 }
@@ -89,7 +95,13 @@ func (l *fakeLab) run(node, cmdline string) result {
 	e := &sim.Env{Dir: l.dir, Node: node, CmdID: "c1", Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(string) string { return "" }, Now: func() time.Time { return l.now },
 		Sleep: func(ctx context.Context, d time.Duration) error { l.now = l.now.Add(d); return ctx.Err() }}
+	if l.runs++; l.runs%2 == 0 {
+		e.Memo = l.memo
+	}
 	st := l.table.Run(context.Background(), f[0], e)
+	if e.Memo != nil {
+		l.checkMemo(e)
+	}
 	_, writes, err := sim.ReadMarks(l.dir, node, "c1")
 	if err != nil {
 		l.t.Fatal(err)
@@ -126,4 +138,25 @@ func (l *fakeLab) verbsPeers(node string) []string {
 		out = append(out, strings.Fields(line)[1])
 	}
 	return out
+}
+
+// checkMemo fails the test when the cluster state the memo keeps differs
+// from the state file after a command that used the memo: a command that
+// changed the memo's copy in place, or a write the memo missed.
+func (l *fakeLab) checkMemo(e *sim.Env) {
+	l.t.Helper()
+	path := e.ClusterState(StateName)
+	v, ok := l.memo.Cached(path)
+	if !ok {
+		return
+	}
+	var file Cluster
+	if _, err := e.Read(path, &file); err != nil {
+		l.t.Fatal(err)
+	}
+	a, _ := json.Marshal(v.(*Cluster))
+	b, _ := json.Marshal(&file)
+	if string(a) != string(b) {
+		l.t.Fatalf("memo and %s differ after %v:\nmemo %s\nfile %s", path, e.Args, a, b)
+	}
 }

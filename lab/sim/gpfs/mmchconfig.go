@@ -1,6 +1,7 @@
 package gpfs
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -137,6 +138,14 @@ func runMmchconfig(s *session) (int, bool) {
 				v := ch.value
 				if v == "" {
 					v = attrs[ch.name].def
+				}
+				// copies: the maps may be shared with the memo (Cluster.clone)
+				n.Eff, n.How = maps.Clone(n.Eff), maps.Clone(n.How)
+				if n.Eff == nil {
+					n.Eff = map[string]string{}
+				}
+				if n.How == nil {
+					n.How = map[string]string{}
 				}
 				n.Eff[ch.name], n.How[ch.name] = v, "dynamic"
 			}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/provadev/prova/lab/model"
@@ -33,6 +34,8 @@ type Cluster struct {
 	// QuorumAt is when the running quorum nodes last became a majority:
 	// daemons waiting for quorum arbitrate for Settle from then.
 	QuorumAt time.Time `json:"quorum_at,omitempty"`
+
+	idx map[string]int // node name to index in Nodes, built by node
 }
 
 // Stanza is one section of mmfs.cfg: Key "" is the cluster-wide part
@@ -93,10 +96,18 @@ type Conn struct {
 }
 
 func (c *Cluster) node(name string) *Node {
+	if i, ok := c.idx[name]; ok && i < len(c.Nodes) && c.Nodes[i].Name == name {
+		return &c.Nodes[i]
+	}
+	if len(c.idx) == len(c.Nodes) && c.idx != nil {
+		return nil // the index is complete: no such node
+	}
+	c.idx = make(map[string]int, len(c.Nodes))
 	for i := range c.Nodes {
-		if c.Nodes[i].Name == name {
-			return &c.Nodes[i]
-		}
+		c.idx[c.Nodes[i].Name] = i
+	}
+	if i, ok := c.idx[name]; ok {
+		return &c.Nodes[i]
 	}
 	return nil
 }
@@ -157,7 +168,7 @@ type session struct {
 // fn reports whether it changed the state; only then is the change
 // recorded for the audit log.
 func open(e *sim.Env, fn func(s *session) (bool, error)) error {
-	models, err := loadModels(e.Dir)
+	models, err := loadModels(e)
 	if err != nil {
 		return err
 	}
@@ -166,7 +177,7 @@ func open(e *sim.Env, fn func(s *session) (bool, error)) error {
 	quiet := *e
 	quiet.CmdID = "" // joining nodes is not a change made by this command
 	synced := false
-	err = quiet.Update(quiet.ClusterState(StateName), &c, func() (bool, error) {
+	err = sim.UpdateShared(&quiet, quiet.ClusterState(StateName), &c, (*Cluster).clone, func() (bool, error) {
 		s = newSession(e, &c, models)
 		synced = s.sync()
 		return synced, s.flush()
@@ -174,7 +185,7 @@ func open(e *sim.Env, fn func(s *session) (bool, error)) error {
 	if err != nil {
 		return err
 	}
-	err = e.Update(e.ClusterState(StateName), &c, func() (bool, error) {
+	err = sim.UpdateShared(e, e.ClusterState(StateName), &c, (*Cluster).clone, func() (bool, error) {
 		s = newSession(e, &c, models)
 		changed, err := fn(s)
 		if err != nil {
@@ -283,22 +294,61 @@ func isQuorumModel(m *model.Node) bool {
 	return slices.Contains(m.Groups, "quorum") || slices.Contains(m.Groups, "nsd_servers")
 }
 
-// loadModels reads every node model of the lab.
-func loadModels(dir string) (map[string]*model.Node, error) {
+// loadModels reads every node model of the lab; with a memo, once per
+// set of nodes. The models are shared: never change them.
+func loadModels(e *sim.Env) (map[string]*model.Node, error) {
+	dir := e.Dir
 	ents, err := os.ReadDir(filepath.Join(dir, "nodes"))
 	if err != nil {
 		return nil, fmt.Errorf("gpfs: read lab nodes: %w", err)
 	}
+	var names strings.Builder
+	for _, d := range ents {
+		if d.IsDir() {
+			names.WriteString(d.Name() + "\n")
+		}
+	}
+	key := "gpfs models " + dir
+	if m, ok := e.Memo.Load(key, names.String()); ok {
+		return m.(map[string]*model.Node), nil
+	}
 	out := map[string]*model.Node{}
+	complete := true
 	for _, d := range ents {
 		if !d.IsDir() {
 			continue
 		}
 		m, err := model.Load(filepath.Join(dir, "nodes", d.Name()))
 		if err != nil {
+			complete = false
 			continue // a node being laid out by lab expand joins later
 		}
 		out[m.Name] = m
 	}
+	if complete {
+		e.Memo.Store(key, names.String(), out)
+	}
 	return out, nil
+}
+
+// clone copies c so that a command can change the copy without changing
+// c: the stanzas are copied; a node's lists are shared with their capacity
+// cut, so an append copies them, and its maps are shared: the code that
+// changes one in place copies it first (stop for Conns, mmchconfig -i for
+// Eff and How). So a clone costs O(nodes), not O(connections).
+func (c *Cluster) clone() *Cluster {
+	out := *c
+	out.idx = nil
+	out.Stanzas = make([]Stanza, len(c.Stanzas))
+	for i, st := range c.Stanzas {
+		out.Stanzas[i] = Stanza{Key: st.Key, Attrs: slices.Clone(st.Attrs)}
+	}
+	out.Nodes = make([]Node, len(c.Nodes))
+	for i, n := range c.Nodes {
+		n.Ports = n.Ports[:len(n.Ports):len(n.Ports)]
+		n.Groups = n.Groups[:len(n.Groups):len(n.Groups)]
+		n.Conns = n.Conns[:len(n.Conns):len(n.Conns)]
+		out.Nodes[i] = n
+	}
+	return &out
 }

@@ -16,7 +16,7 @@ func installed(n *model.Node) bool { return slices.Contains(n.FileSystems, "gpfs
 // command builds a tool whose run gets the opened cluster session. run
 // reports its exit status and whether it changed the state.
 func command(name string, run func(s *session) (status int, changed bool)) sim.Tool {
-	return sim.Tool{Name: name, Installed: installed, Run: func(_ context.Context, e *sim.Env) int {
+	return sim.Tool{Name: name, Installed: installed, InProcess: true, Run: func(_ context.Context, e *sim.Env) int {
 		status := 0
 		err := open(e, func(s *session) (bool, error) {
 			st, changed := run(s)

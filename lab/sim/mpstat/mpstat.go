@@ -13,7 +13,7 @@ import (
 )
 
 // Tool is the mpstat simulator; every node has it.
-func Tool() sim.Tool { return sim.Tool{Name: "mpstat", Run: run} }
+func Tool() sim.Tool { return sim.Tool{Name: "mpstat", Run: run, InProcess: true} }
 
 const usage = `Usage: mpstat [ options ] [ <interval> [ <count> ] ]
 Options are:

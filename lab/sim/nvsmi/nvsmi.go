@@ -17,7 +17,7 @@ import (
 
 // Tool is the nvidia-smi simulator.
 func Tool() sim.Tool {
-	return sim.Tool{Name: "nvidia-smi", Installed: func(n *model.Node) bool { return len(n.GPUs) > 0 }, Run: run}
+	return sim.Tool{Name: "nvidia-smi", Installed: func(n *model.Node) bool { return len(n.GPUs) > 0 }, Run: run, InProcess: true}
 }
 
 func run(_ context.Context, e *sim.Env) int {

@@ -10,7 +10,7 @@ import (
 // Ibdev2netdev simulates MLNX_OFED's ibdev2netdev ("-v" for the verbose
 // form). It is installed only where OFED is.
 func Ibdev2netdev() sim.Tool {
-	return sim.Tool{Name: "ibdev2netdev", Installed: hasOFED, Run: runIbdev2netdev}
+	return sim.Tool{Name: "ibdev2netdev", Installed: hasOFED, Run: runIbdev2netdev, InProcess: true}
 }
 
 func runIbdev2netdev(_ context.Context, e *sim.Env) int {

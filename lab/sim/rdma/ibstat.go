@@ -12,7 +12,7 @@ import (
 
 // Ibstat simulates infiniband-diags ibstat: "ibstat [-l|-p|-s] [CA [PORT]]".
 // With no HCA it prints nothing and exits 0, as the real tool does.
-func Ibstat() sim.Tool { return sim.Tool{Name: "ibstat", Run: runIbstat} }
+func Ibstat() sim.Tool { return sim.Tool{Name: "ibstat", Run: runIbstat, InProcess: true} }
 
 func runIbstat(_ context.Context, e *sim.Env) int {
 	n, err := e.Model()

@@ -12,7 +12,7 @@ import (
 
 // Ibstatus simulates the ibstatus script: "ibstatus [DEVICE[:PORT]]...".
 // With no HCA it prints "Fatal error:  No devices" and exits 255.
-func Ibstatus() sim.Tool { return sim.Tool{Name: "ibstatus", Run: runIbstatus} }
+func Ibstatus() sim.Tool { return sim.Tool{Name: "ibstatus", Run: runIbstatus, InProcess: true} }
 
 func runIbstatus(_ context.Context, e *sim.Env) int {
 	n, err := e.Model()

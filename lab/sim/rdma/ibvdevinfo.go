@@ -12,10 +12,10 @@ const noDevices = "Failed to get IB devices list: Function not implemented"
 
 // IbvDevinfo simulates rdma-core's ibv_devinfo ("-d DEV", "-i PORT").
 // With no HCA it prints the driver-less error and exits 255.
-func IbvDevinfo() sim.Tool { return sim.Tool{Name: "ibv_devinfo", Run: runIbvDevinfo} }
+func IbvDevinfo() sim.Tool { return sim.Tool{Name: "ibv_devinfo", Run: runIbvDevinfo, InProcess: true} }
 
 // IbvDevices simulates ibv_devices; with no HCA it exits 1.
-func IbvDevices() sim.Tool { return sim.Tool{Name: "ibv_devices", Run: runIbvDevices} }
+func IbvDevices() sim.Tool { return sim.Tool{Name: "ibv_devices", Run: runIbvDevices, InProcess: true} }
 
 func runIbvDevinfo(_ context.Context, e *sim.Env) int {
 	n, err := e.Model()

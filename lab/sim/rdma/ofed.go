@@ -11,7 +11,9 @@ import (
 // OfedInfo simulates MLNX_OFED's ofed_info: "-s" prints
 // "MLNX_OFED_LINUX-<ver>:", "-n" the bare version, no option a short
 // component listing. It is installed only where OFED is.
-func OfedInfo() sim.Tool { return sim.Tool{Name: "ofed_info", Installed: hasOFED, Run: runOfedInfo} }
+func OfedInfo() sim.Tool {
+	return sim.Tool{Name: "ofed_info", Installed: hasOFED, Run: runOfedInfo, InProcess: true}
+}
 
 func runOfedInfo(_ context.Context, e *sim.Env) int {
 	n, err := e.Model()

@@ -13,7 +13,7 @@ import (
 // RdmaTool simulates iproute2's rdma: "rdma [-j] [-p] link [show [DEV[/PORT]]]"
 // and "rdma dev". With no HCA it prints "Failed to open NETLINK_RDMA socket"
 // and exits 1, even with -j.
-func RdmaTool() sim.Tool { return sim.Tool{Name: "rdma", Run: runRdma} }
+func RdmaTool() sim.Tool { return sim.Tool{Name: "rdma", Run: runRdma, InProcess: true} }
 
 type rdmaLink struct {
 	Ifindex       int    `json:"ifindex"`

@@ -1,0 +1,318 @@
+package ui
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/provadev/prova/engine/event"
+)
+
+// At default verbosity a step's host results are written when the step
+// ends, hosts with the same outcome as one line: the folded host list, the
+// count and the status, the message once. Messages name hosts, so they are
+// compared in a generic form: the host's own name becomes <host>, a list
+// of host names is folded (FoldHosts), and a list of every other host of
+// the run becomes "all N other hosts". A group of one host is written as
+// before; -v writes every host as its result arrives.
+
+// selfMark stands for the host's own name in a generic text.
+const selfMark = "\x00self\x00"
+
+var nameRE = regexp.MustCompile(`[A-Za-z0-9_][A-Za-z0-9_.-]*[A-Za-z0-9_]|[A-Za-z0-9_]`)
+
+// generic rewrites s for host: lists of two or more known host names are
+// folded, a list of all other hosts of the run is named so, and host's own
+// name becomes selfMark when self is true.
+func (c *Console) generic(host, s string, self bool) string {
+	if c.known == nil {
+		c.known = make(map[string]bool, len(c.hosts))
+		for _, h := range c.hosts {
+			c.known[h] = true
+		}
+	}
+	locs := nameRE.FindAllStringIndex(s, -1)
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(locs); i++ {
+		tok := s[locs[i][0]:locs[i][1]]
+		if !c.known[tok] {
+			continue
+		}
+		// A run: host names separated by ", " or ",".
+		j := i
+		for j+1 < len(locs) && c.known[s[locs[j+1][0]:locs[j+1][1]]] {
+			sep := s[locs[j][1]:locs[j+1][0]]
+			if sep != ", " && sep != "," {
+				break
+			}
+			j++
+		}
+		b.WriteString(s[last:locs[i][0]])
+		if j > i {
+			names := make([]string, 0, j-i+1)
+			hasSelf := false
+			for k := i; k <= j; k++ {
+				n := s[locs[k][0]:locs[k][1]]
+				names = append(names, n)
+				hasSelf = hasSelf || n == host
+			}
+			if !hasSelf && len(names) == len(c.hosts)-1 && len(c.hosts) > 2 && c.known[host] {
+				b.WriteString(fmt.Sprintf("all %d other hosts", len(names)))
+			} else {
+				b.WriteString(FoldHosts(names))
+			}
+		} else if self && tok == host {
+			b.WriteString(selfMark)
+		} else {
+			b.WriteString(tok)
+		}
+		last = locs[j][1]
+		i = j
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// show renders a generic text for a group of n hosts.
+func show(s string, host string, n int) string {
+	if n == 1 {
+		return strings.ReplaceAll(s, selfMark, host)
+	}
+	return strings.ReplaceAll(s, selfMark, "<host>")
+}
+
+// groupKey is what hosts must share to be one line.
+func (c *Console) groupKey(en hostEntry) string {
+	var b strings.Builder
+	b.WriteString(string(en.status))
+	for _, part := range [][]string{en.msg, en.checks, en.tail, {en.diags}} {
+		b.WriteString("\x01")
+		for _, l := range part {
+			b.WriteString(c.generic(en.host, l, true))
+			b.WriteString("\x02")
+		}
+	}
+	return b.String()
+}
+
+// severity orders a step's groups: successes first, failures last.
+func severity(s event.Status) int {
+	switch s {
+	case event.OK:
+		return 0
+	case event.Changed:
+		return 1
+	case event.Skipped:
+		return 2
+	case event.Warned:
+		return 3
+	case event.Failed:
+		return 4
+	}
+	return 5
+}
+
+// flushAll writes what is pending of every step, in the order the steps
+// started.
+func (c *Console) flushAll() {
+	steps := make([]string, 0, len(c.pending)+len(c.retries)+len(c.dropped))
+	for s := range c.pending {
+		steps = append(steps, s)
+	}
+	for s := range c.retries {
+		steps = append(steps, s)
+	}
+	for s := range c.dropped {
+		steps = append(steps, s)
+	}
+	idx := indexOf(c.steps)
+	sort.SliceStable(steps, func(i, j int) bool { return rank(idx, steps[i]) < rank(idx, steps[j]) })
+	for _, s := range steps {
+		c.flushGroups(s)
+	}
+}
+
+// flushGroups writes the step's retries, host results and dropped hosts,
+// grouped.
+func (c *Console) flushGroups(step string) {
+	delete(c.busy, step)
+	c.flushRetries(step)
+	entries := c.pending[step]
+	delete(c.pending, step)
+	defer c.flushDropped(step)
+	if len(entries) == 0 {
+		return
+	}
+	type group struct {
+		key     string
+		entries []hostEntry
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, en := range entries {
+		k := c.groupKey(en)
+		g := byKey[k]
+		if g == nil {
+			g = &group{key: k}
+			byKey[k] = g
+			groups = append(groups, g)
+		}
+		g.entries = append(g.entries, en)
+	}
+	// Successes first, failures last; then by the first host in run order,
+	// so that the same outcomes print the same whatever order hosts ended in.
+	idx := indexOf(c.hosts)
+	first := func(g *group) int {
+		r := len(idx)
+		for _, en := range g.entries {
+			r = min(r, rank(idx, en.host))
+		}
+		return r
+	}
+	sort.SliceStable(groups, func(i, j int) bool {
+		si, sj := severity(groups[i].entries[0].status), severity(groups[j].entries[0].status)
+		if si != sj {
+			return si < sj
+		}
+		return first(groups[i]) < first(groups[j])
+	})
+	for _, g := range groups {
+		if len(g.entries) == 1 {
+			c.emitEntry(g.entries[0])
+			continue
+		}
+		c.emitGroup(g.entries)
+	}
+}
+
+// emitGroup writes hosts with the same outcome as one entry.
+func (c *Console) emitGroup(ens []hostEntry) {
+	first := ens[0]
+	names := make([]string, len(ens))
+	var longest time.Duration
+	for i, en := range ens {
+		names[i] = en.host
+		longest = max(longest, en.dur)
+	}
+	n := len(ens)
+	gen := func(s string) string { return show(c.generic(first.host, s, true), first.host, n) }
+	hostList := c.text(FoldHosts(names))
+	line := c.st.host(hostList).Sprint(hostList) + "  " + fmt.Sprintf("%d %s", n, first.word)
+	if len(first.msg) > 0 {
+		line += ": " + gen(first.msg[0])
+	}
+	line += c.stepNote(first.step)
+	if longest > 0 {
+		line += c.st.dim.Sprint(" (longest " + duration(longest) + ")")
+	}
+	out := []string{line}
+	for _, m := range first.msg[min(1, len(first.msg)):] {
+		out = append(out, "    "+gen(m))
+	}
+	for _, ch := range first.checks {
+		out = append(out, "      "+gen(ch))
+	}
+	for _, l := range first.tail {
+		out = append(out, c.st.dim.Sprint("  | ")+gen(l))
+	}
+	c.emit(out...)
+	if first.diags != "" {
+		c.emit("", fmt.Sprintf("The same diagnostic on %d hosts (%s), shown for %s:", n, hostList, c.text(first.host)), "")
+		c.emitBlock(first.diags)
+		c.emit("")
+	}
+}
+
+// retryTally is a step's retries that share a reason and a delay.
+type retryTally struct {
+	order []string
+	by    map[string]*retryGroup
+}
+
+type retryGroup struct {
+	reason, host string // the first host's reason, generic
+	delay        time.Duration
+	hosts        []string
+	seen         map[string]bool
+	lo, hi       int // attempts
+}
+
+func (c *Console) groupRetry(e event.Retry) {
+	t := c.retries[e.Step]
+	if t == nil {
+		t = &retryTally{by: map[string]*retryGroup{}}
+		c.retries[e.Step] = t
+	}
+	reason := c.generic(e.Host, c.text(e.Reason), true)
+	k := reason + "\x00" + e.Delay.String()
+	g := t.by[k]
+	if g == nil {
+		g = &retryGroup{reason: reason, host: e.Host, delay: e.Delay, seen: map[string]bool{}, lo: e.Attempt, hi: e.Attempt}
+		t.by[k] = g
+		t.order = append(t.order, k)
+	}
+	if !g.seen[e.Host] {
+		g.seen[e.Host] = true
+		g.hosts = append(g.hosts, e.Host)
+	}
+	g.lo, g.hi = min(g.lo, e.Attempt), max(g.hi, e.Attempt)
+}
+
+func (c *Console) flushRetries(step string) {
+	t := c.retries[step]
+	delete(c.retries, step)
+	if t == nil {
+		return
+	}
+	idx := indexOf(c.hosts)
+	firstRank := func(k string) int {
+		r := len(idx)
+		for _, h := range t.by[k].hosts {
+			r = min(r, rank(idx, h))
+		}
+		return r
+	}
+	sort.SliceStable(t.order, func(i, j int) bool { return firstRank(t.order[i]) < firstRank(t.order[j]) })
+	for _, k := range t.order {
+		g := t.by[k]
+		attempts := fmt.Sprintf("attempt %d failed", g.lo)
+		if g.hi > g.lo {
+			attempts = fmt.Sprintf("attempts %d-%d failed", g.lo, g.hi)
+		}
+		who := c.hostCol(g.host) + "  "
+		if len(g.hosts) > 1 {
+			l := c.text(FoldHosts(g.hosts))
+			who = c.st.host(l).Sprint(l) + fmt.Sprintf("  %d ", len(g.hosts))
+		}
+		c.emit(who + c.st.retry.Sprint(attempts) + c.stepNote(step) + ": " +
+			show(g.reason, g.host, len(g.hosts)) + "; retried every " + duration(g.delay))
+	}
+}
+
+// flushDropped writes the hosts a step dropped from the run, one line per
+// reason.
+func (c *Console) flushDropped(step string) {
+	ds := c.dropped[step]
+	delete(c.dropped, step)
+	var order []string
+	by := map[string][]string{}
+	for _, d := range ds {
+		r := c.text(d.Reason)
+		if _, ok := by[r]; !ok {
+			order = append(order, r)
+		}
+		by[r] = append(by[r], d.Host)
+	}
+	for _, r := range order {
+		hs := by[r]
+		who := c.hostCol(hs[0]) + "  "
+		if len(hs) > 1 {
+			l := c.text(FoldHosts(hs))
+			who = c.st.host(l).Sprint(l) + fmt.Sprintf("  %d ", len(hs))
+		}
+		c.emit(who + c.st.failed.Sprint("dropped from the run") + ": " + r)
+	}
+}
