@@ -15,7 +15,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/internal/testkit/golden"
 )
 
 // Case is one conformance case: module arguments and the host they run on.
@@ -147,7 +146,7 @@ func runCase(t *testing.T, m module.Module, c Case, args cty.Value) {
 			t.Errorf("Plan after Apply = %s (%s), want %s: Apply is not idempotent", again.Action, again.Summary, module.NoOp)
 		}
 	}
-	golden.Check(t, filepath.Join("testdata", c.Name+".commands.golden"), tr.Bytes())
+	checkTranscript(t, filepath.Join("testdata", c.Name+".commands.golden"), tr.Bytes())
 }
 
 // planProbes runs Plan and checks it only issued the case's probes. For a
