@@ -47,3 +47,15 @@ func (r *Registry) List() []Parser {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
+
+// Typed adapts a typed parse function to Parser.Parse, so that a failed
+// parse gives a nil interface rather than a typed nil pointer.
+func Typed[T any](f func([]byte) (*T, error)) func([]byte) (any, error) {
+	return func(b []byte) (any, error) {
+		v, err := f(b)
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+}

@@ -47,10 +47,10 @@ func fuzzParser(f *testing.F, p func([]byte) (any, error)) {
 	})
 }
 
-func FuzzConsole(f *testing.F) { fuzzParser(f, wrap(ParseConsole)) }
-func FuzzCSV(f *testing.F)     { fuzzParser(f, wrap(ParseCSV)) }
-func FuzzResfile(f *testing.F) { fuzzParser(f, wrap(ParseResfile)) }
-func FuzzVersion(f *testing.F) { fuzzParser(f, wrap(ParseVersion)) }
+func FuzzConsole(f *testing.F) { fuzzParser(f, parse.Typed(ParseConsole)) }
+func FuzzCSV(f *testing.F)     { fuzzParser(f, parse.Typed(ParseCSV)) }
+func FuzzResfile(f *testing.F) { fuzzParser(f, parse.Typed(ParseResfile)) }
+func FuzzVersion(f *testing.F) { fuzzParser(f, parse.Typed(ParseVersion)) }
 func FuzzLiveCSV(f *testing.F) { fuzzParser(f, Parsers()[3].Parse) }
 
 func TestParsersRegistered(t *testing.T) {

@@ -172,11 +172,11 @@ func setField(ca *CA, port *Port, label, value string) string {
 			port.Rate, _ = strconv.ParseFloat(m[1], 64)
 			port.RateNote = m[2]
 		case "base lid":
-			return atoi(value, &port.BaseLID, "base lid")
+			return text.IntInto(value, &port.BaseLID, "base lid")
 		case "lmc":
-			return atoi(value, &port.LMC, "LMC")
+			return text.IntInto(value, &port.LMC, "LMC")
 		case "sm lid":
-			return atoi(value, &port.SMLID, "SM lid")
+			return text.IntInto(value, &port.SMLID, "SM lid")
 		case "capability mask":
 			port.CapabilityMask = value
 		case "port guid":
@@ -190,7 +190,7 @@ func setField(ca *CA, port *Port, label, value string) string {
 	case "ca type":
 		ca.Type = value
 	case "number of ports":
-		return atoi(value, &ca.NumPorts, "number of ports")
+		return text.IntInto(value, &ca.NumPorts, "number of ports")
 	case "firmware version":
 		ca.Firmware = value
 	case "hardware version":
@@ -200,14 +200,5 @@ func setField(ca *CA, port *Port, label, value string) string {
 	case "system image guid":
 		ca.SystemImageGUID = value
 	}
-	return ""
-}
-
-func atoi(s string, dst *int, what string) string {
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return what + " is not a number"
-	}
-	*dst = v
 	return ""
 }

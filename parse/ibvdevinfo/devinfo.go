@@ -163,13 +163,13 @@ func setDeviceField(d *Device, key, value string) string {
 	case "vendor_id":
 		d.VendorID = value
 	case "vendor_part_id":
-		return atoi(value, &d.VendorPartID, "vendor_part_id")
+		return text.IntInto(value, &d.VendorPartID, "vendor_part_id")
 	case "hw_ver":
 		d.HWVersion = value
 	case "board_id":
 		d.BoardID = value
 	case "phys_port_cnt":
-		return atoi(value, &d.PhysPortCount, "phys_port_cnt")
+		return text.IntInto(value, &d.PhysPortCount, "phys_port_cnt")
 	default:
 		if d.Attributes == nil {
 			d.Attributes = map[string]string{}
@@ -192,9 +192,9 @@ func setPortField(p *Port, key, value string) string {
 	case "active_mtu":
 		return mtu(value, &p.ActiveMTU, key)
 	case "sm_lid":
-		return atoi(value, &p.SMLID, key)
+		return text.IntInto(value, &p.SMLID, key)
 	case "port_lid":
-		return atoi(value, &p.PortLID, key)
+		return text.IntInto(value, &p.PortLID, key)
 	case "port_lmc":
 		p.PortLMC = value
 	case "link_layer":
@@ -224,7 +224,7 @@ func mtu(value string, dst *int, what string) string {
 	if !ok {
 		name = value
 	}
-	return atoi(name, dst, what)
+	return text.IntInto(name, dst, what)
 }
 
 func stripCode(value string) string {
@@ -232,13 +232,4 @@ func stripCode(value string) string {
 		return name
 	}
 	return value
-}
-
-func atoi(s string, dst *int, what string) string {
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return what + " is not a number"
-	}
-	*dst = v
-	return ""
 }

@@ -68,13 +68,13 @@ func fuzzParser(f *testing.F, p func([]byte) (any, error)) {
 	})
 }
 
-func FuzzDiscover(f *testing.F)     { fuzzParser(f, wrap(ParseDiscover)) }
-func FuzzListSubsys(f *testing.F)   { fuzzParser(f, wrap(ParseListSubsys)) }
-func FuzzShowTopology(f *testing.F) { fuzzParser(f, wrap(ParseShowTopology)) }
-func FuzzList(f *testing.F)         { fuzzParser(f, wrap(ParseList)) }
-func FuzzConnect(f *testing.F)      { fuzzParser(f, wrap(ParseConnect)) }
-func FuzzDisconnect(f *testing.F)   { fuzzParser(f, wrap(ParseDisconnect)) }
-func FuzzVersion(f *testing.F)      { fuzzParser(f, wrap(ParseVersion)) }
+func FuzzDiscover(f *testing.F)     { fuzzParser(f, parse.Typed(ParseDiscover)) }
+func FuzzListSubsys(f *testing.F)   { fuzzParser(f, parse.Typed(ParseListSubsys)) }
+func FuzzShowTopology(f *testing.F) { fuzzParser(f, parse.Typed(ParseShowTopology)) }
+func FuzzList(f *testing.F)         { fuzzParser(f, parse.Typed(ParseList)) }
+func FuzzConnect(f *testing.F)      { fuzzParser(f, parse.Typed(ParseConnect)) }
+func FuzzDisconnect(f *testing.F)   { fuzzParser(f, parse.Typed(ParseDisconnect)) }
+func FuzzVersion(f *testing.F)      { fuzzParser(f, parse.Typed(ParseVersion)) }
 
 func TestParsersRegistered(t *testing.T) {
 	r := parse.NewRegistry(Parsers())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/provadev/prova/parse/text"
 	"regexp"
 	"strconv"
 	"strings"
@@ -133,15 +134,15 @@ func parseTextLine(f []string) (Link, string) {
 		case "netdev":
 			l.Netdev = v
 		case "netdev_index":
-			reason = atoi(v, &l.NetdevIndex, k)
+			reason = text.IntInto(v, &l.NetdevIndex, k)
 		case "subnet_prefix":
 			l.SubnetPrefix = v
 		case "lid":
-			reason = atoi(v, &l.LID, k)
+			reason = text.IntInto(v, &l.LID, k)
 		case "sm_lid":
-			reason = atoi(v, &l.SMLID, k)
+			reason = text.IntInto(v, &l.SMLID, k)
 		case "lmc":
-			reason = atoi(v, &l.LMC, k)
+			reason = text.IntInto(v, &l.LMC, k)
 		}
 		if reason != "" {
 			return Link{}, reason
@@ -153,15 +154,6 @@ func parseTextLine(f []string) (Link, string) {
 // oldPrefix is the "<ifindex>/<port>:" that older iproute2 releases print
 // first on each rdma link line.
 var oldPrefix = regexp.MustCompile(`^\d+/\d+:$`)
-
-func atoi(s string, dst *int, what string) string {
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return what + " is not a number"
-	}
-	*dst = v
-	return ""
-}
 
 type jsonLink struct {
 	IfIndex       int    `json:"ifindex"`
