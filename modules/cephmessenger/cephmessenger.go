@@ -23,18 +23,14 @@ func New() *Messenger { return &Messenger{} }
 // ID returns "ceph_messenger".
 func (*Messenger) ID() string { return "ceph_messenger" }
 
-func withDefault(name string, ty cty.Type, def cty.Value) hcldec.Spec {
-	return &hcldec.DefaultSpec{Primary: &hcldec.AttrSpec{Name: name, Type: ty}, Default: &hcldec.LiteralSpec{Value: def}}
-}
-
 // Spec describes the module's arguments.
 func (*Messenger) Spec() hcldec.Spec {
 	return &hcldec.ObjectSpec{
-		"path":             withDefault("path", cty.String, cty.StringVal(DefaultPath)),
-		"source":           withDefault("source", cty.String, cty.StringVal("file")),
-		"who":              withDefault("who", cty.String, cty.StringVal("global")),
+		"path":             module.WithDefault("path", cty.String, cty.StringVal(DefaultPath)),
+		"source":           module.WithDefault("source", cty.String, cty.StringVal("file")),
+		"who":              module.WithDefault("who", cty.String, cty.StringVal("global")),
 		"planned_settings": &hcldec.AttrSpec{Name: "planned_settings", Type: cty.Map(cty.String)},
-		"waive":            withDefault("waive", cty.Bool, cty.False),
+		"waive":            module.WithDefault("waive", cty.Bool, cty.False),
 		"justification":    &hcldec.AttrSpec{Name: "justification", Type: cty.String},
 	}
 }

@@ -27,9 +27,9 @@ const DefaultMode = "0644"
 // Spec describes the module's arguments.
 func (*Copy) Spec() hcldec.Spec {
 	return &hcldec.ObjectSpec{
-		"source":      nonEmpty(&hcldec.AttrSpec{Name: "source", Type: cty.String}),
+		"source":      module.NonEmpty(&hcldec.AttrSpec{Name: "source", Type: cty.String}),
 		"content":     &hcldec.AttrSpec{Name: "content", Type: cty.String},
-		"destination": nonEmpty(&hcldec.AttrSpec{Name: "destination", Type: cty.String, Required: true}),
+		"destination": module.NonEmpty(&hcldec.AttrSpec{Name: "destination", Type: cty.String, Required: true}),
 		"mode": &hcldec.DefaultSpec{
 			Primary: &hcldec.ValidateSpec{Wrapped: &hcldec.AttrSpec{Name: "mode", Type: cty.String}, Func: validateMode},
 			Default: &hcldec.LiteralSpec{Value: cty.StringVal(DefaultMode)},
@@ -104,20 +104,6 @@ func parseMode(s string) (uint32, error) {
 		return 0, fmt.Errorf("copy: invalid mode %q", s)
 	}
 	return uint32(m), nil
-}
-
-func nonEmpty(s *hcldec.AttrSpec) hcldec.Spec {
-	return &hcldec.ValidateSpec{Wrapped: s, Func: func(v cty.Value) hcl.Diagnostics {
-		v, _ = v.UnmarkDeep()
-		if v.IsKnown() && !v.IsNull() && v.AsString() == "" {
-			return hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Empty " + s.Name,
-				Detail:   fmt.Sprintf("The %s argument must not be empty.", s.Name),
-			}}
-		}
-		return nil
-	}}
 }
 
 // Doc documents the module.

@@ -94,8 +94,8 @@ func (*Log) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyRes
 	resp.Evidence = map[string]string{path: raw}
 	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
 		"start_found": cty.BoolVal(s.StartFound), "verbs_started": cty.BoolVal(s.VerbsStarted),
-		"connected_to": list(s.ConnectedTo), "closed": list(s.Closed), "library_not_found": cty.BoolVal(s.LibraryNotFound),
-		"errors": list(s.Errors), "lines": cty.NumberIntVal(int64(s.Lines)),
+		"connected_to": module.StringList(s.ConnectedTo), "closed": module.StringList(s.Closed), "library_not_found": cty.BoolVal(s.LibraryNotFound),
+		"errors": module.StringList(s.Errors), "lines": cty.NumberIntVal(int64(s.Lines)),
 	})
 	switch {
 	case !exists:
@@ -108,17 +108,6 @@ func (*Log) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyRes
 		}
 	}
 	return resp, nil
-}
-
-func list(s []string) cty.Value {
-	if len(s) == 0 {
-		return cty.ListValEmpty(cty.String)
-	}
-	vs := make([]cty.Value, len(s))
-	for i, v := range s {
-		vs[i] = cty.StringVal(v)
-	}
-	return cty.ListVal(vs)
 }
 
 var (

@@ -65,7 +65,7 @@ func (l *Latency) run(ctx context.Context, req module.ClusterRequest, a args, p 
 			break
 		}
 		if !strings.Contains(m.raw, "Couldn't connect") || time.Now().After(deadline) {
-			m.err = fmt.Errorf("%s from %s to %s (%s) failed with rc %d: %s", a.Tool, p.client, p.server, addr, o.RC, lastLine(m.raw))
+			m.err = fmt.Errorf("%s from %s to %s (%s) failed with rc %d: %s", a.Tool, p.client, p.server, addr, o.RC, module.LastLine(m.raw))
 			break
 		}
 		t := time.NewTimer(l.retryEvery)
@@ -88,9 +88,4 @@ func (l *Latency) run(ctx context.Context, req module.ClusterRequest, a args, p 
 	}
 	t.Stop()
 	return m
-}
-
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -49,24 +49,20 @@ type args struct {
 // NewArgs implements module.Arguments: the struct the arguments decode into.
 func (*Latency) NewArgs() any { return new(args) }
 
-func withDefault(name string, ty cty.Type, v cty.Value) hcldec.Spec {
-	return &hcldec.DefaultSpec{Primary: &hcldec.AttrSpec{Name: name, Type: ty}, Default: &hcldec.LiteralSpec{Value: v}}
-}
-
 // Spec implements module.Module.
 func (*Latency) Spec() hcldec.Spec {
 	return &hcldec.ObjectSpec{
-		"mode":           withDefault("mode", cty.String, cty.StringVal("reference")),
+		"mode":           module.WithDefault("mode", cty.String, cty.StringVal("reference")),
 		"reference":      &hcldec.AttrSpec{Name: "reference", Type: cty.String},
 		"addresses":      &hcldec.AttrSpec{Name: "addresses", Type: cty.Map(cty.String)},
-		"tool":           withDefault("tool", cty.String, cty.StringVal("ib_write_lat")),
+		"tool":           module.WithDefault("tool", cty.String, cty.StringVal("ib_write_lat")),
 		"device":         &hcldec.AttrSpec{Name: "device", Type: cty.String},
 		"ib_port":        &hcldec.AttrSpec{Name: "ib_port", Type: cty.Number},
-		"size":           withDefault("size", cty.Number, cty.NumberIntVal(2)),
-		"iterations":     withDefault("iterations", cty.Number, cty.NumberIntVal(1000)),
-		"port":           withDefault("port", cty.Number, cty.NumberIntVal(18515)),
-		"concurrency":    withDefault("concurrency", cty.Number, cty.NumberIntVal(4)),
-		"outlier_factor": withDefault("outlier_factor", cty.Number, cty.NumberFloatVal(2)),
+		"size":           module.WithDefault("size", cty.Number, cty.NumberIntVal(2)),
+		"iterations":     module.WithDefault("iterations", cty.Number, cty.NumberIntVal(1000)),
+		"port":           module.WithDefault("port", cty.Number, cty.NumberIntVal(18515)),
+		"concurrency":    module.WithDefault("concurrency", cty.Number, cty.NumberIntVal(4)),
+		"outlier_factor": module.WithDefault("outlier_factor", cty.Number, cty.NumberFloatVal(2)),
 		"max_lat_us":     &hcldec.AttrSpec{Name: "max_lat_us", Type: cty.Number},
 	}
 }

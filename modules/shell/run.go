@@ -76,7 +76,7 @@ func (*Shell) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyR
 	if out.RC != 0 {
 		resp.Failed = true
 		resp.Message = fmt.Sprintf("command exited with rc %d", out.RC)
-		if l := lastLine(out.Stderr); l != "" {
+		if l := module.LastLine(out.Stderr); l != "" {
 			resp.Message += ": " + l
 		}
 	}
@@ -130,7 +130,7 @@ func (a args) exists(ctx context.Context, h module.Host, path string) (bool, err
 	case 1:
 		return false, nil
 	}
-	return false, fmt.Errorf("shell guard: test -e %s on %s exited %d: %s", path, h.Name(), out.RC, lastLine(out.Stderr))
+	return false, fmt.Errorf("shell guard: test -e %s on %s exited %d: %s", path, h.Name(), out.RC, module.LastLine(out.Stderr))
 }
 
 // wrap prefixes inner with the cd and, if withEnv, the environment
@@ -174,9 +174,4 @@ func oneLine(s string) string {
 		s = string(r[:97]) + "..."
 	}
 	return s
-}
-
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return oneLine(lines[len(lines)-1])
 }

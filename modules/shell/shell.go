@@ -24,11 +24,11 @@ func (*Shell) ID() string { return "shell" }
 // Spec describes the module's arguments.
 func (*Shell) Spec() hcldec.Spec {
 	return &hcldec.ObjectSpec{
-		"command": nonEmpty(&hcldec.AttrSpec{Name: "command", Type: cty.String, Required: true}),
-		"check":   nonEmpty(&hcldec.AttrSpec{Name: "check", Type: cty.String}),
-		"creates": nonEmpty(&hcldec.AttrSpec{Name: "creates", Type: cty.String}),
-		"removes": nonEmpty(&hcldec.AttrSpec{Name: "removes", Type: cty.String}),
-		"chdir":   nonEmpty(&hcldec.AttrSpec{Name: "chdir", Type: cty.String}),
+		"command": module.NonEmpty(&hcldec.AttrSpec{Name: "command", Type: cty.String, Required: true}),
+		"check":   module.NonEmpty(&hcldec.AttrSpec{Name: "check", Type: cty.String}),
+		"creates": module.NonEmpty(&hcldec.AttrSpec{Name: "creates", Type: cty.String}),
+		"removes": module.NonEmpty(&hcldec.AttrSpec{Name: "removes", Type: cty.String}),
+		"chdir":   module.NonEmpty(&hcldec.AttrSpec{Name: "chdir", Type: cty.String}),
 		"env": &hcldec.ValidateSpec{
 			Wrapped: &hcldec.AttrSpec{Name: "env", Type: cty.Map(cty.String)},
 			Func:    validateEnv,
@@ -97,22 +97,6 @@ func validateEnv(v cty.Value) hcl.Diagnostics {
 		}
 	}
 	return diags
-}
-
-// nonEmpty wraps an optional string attribute so that an empty value is an
-// error pointing at the attribute.
-func nonEmpty(s *hcldec.AttrSpec) hcldec.Spec {
-	return &hcldec.ValidateSpec{Wrapped: s, Func: func(v cty.Value) hcl.Diagnostics {
-		v, _ = v.UnmarkDeep()
-		if v.IsKnown() && !v.IsNull() && v.AsString() == "" {
-			return hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Empty " + s.Name,
-				Detail:   fmt.Sprintf("The %s argument must not be empty; remove it instead.", s.Name),
-			}}
-		}
-		return nil
-	}}
 }
 
 var (

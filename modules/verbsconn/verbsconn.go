@@ -109,8 +109,8 @@ func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyRe
 	evidence["mmlscluster"] = clRaw
 	resp.Evidence = evidence
 	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
-		"node": cty.StringVal(r.Self), "expected": list(r.Expected), "rdma_peers": list(r.RDMA),
-		"missing": list(r.Missing), "unexpected": list(r.Unexpected),
+		"node": cty.StringVal(r.Self), "expected": module.StringList(r.Expected), "rdma_peers": module.StringList(r.RDMA),
+		"missing": module.StringList(r.Missing), "unexpected": module.StringList(r.Unexpected),
 	})
 	name := r.Self
 	if name == "" {
@@ -168,17 +168,6 @@ func firstN(s []string, n int) []string {
 		return append(s[:n:n], "...")
 	}
 	return s
-}
-
-func list(s []string) cty.Value {
-	if len(s) == 0 {
-		return cty.ListValEmpty(cty.String)
-	}
-	vs := make([]cty.Value, len(s))
-	for i, v := range s {
-		vs[i] = cty.StringVal(v)
-	}
-	return cty.ListVal(vs)
 }
 
 var (

@@ -63,7 +63,7 @@ func NotInstalled(out module.Output) bool {
 func Classify(out module.Output) *nvme.Failure {
 	if NotInstalled(out) {
 		return &nvme.Failure{Kind: nvme.Unknown, Reason: "nvme-cli is not installed", ExitCode: out.RC,
-			Text: lastLine(out.Stderr)}
+			Text: module.LastLine(out.Stderr)}
 	}
 	return nvme.ClassifyError(out.Stderr+"\n"+out.Stdout, out.RC)
 }
@@ -78,13 +78,4 @@ func Failed(h module.Host, tool string, f *nvme.Failure) error {
 // line) with the host.
 func ParseFailed(h module.Host, err error) error {
 	return fmt.Errorf("on %s: %w", h.Name(), err)
-}
-
-func lastLine(s string) string {
-	t := strings.TrimSpace(s)
-	if t == "" {
-		return ""
-	}
-	lines := strings.Split(t, "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
 }
