@@ -11,24 +11,12 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/provadev/prova/engine/config"
+	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/module"
 )
 
 var idPattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-
-// CommonResultNames are the step result attributes the engine sets for
-// every module; a module's outputs must not reuse them.
-func CommonResultNames() []string {
-	return []string{"changed", "failed", "skipped", "rc", "stdout", "stderr"}
-}
-
-// MetaArguments are the step arguments the engine owns and removes from the
-// body before the module sees it; a module's arguments must not reuse them.
-func MetaArguments() []string {
-	return []string{"hosts", "run_once", "when", "depends_on", "serial", "timeout",
-		"retries", "delay", "until", "on_failure", "max_fail_percentage", "become",
-		"tags", "severity", "changed_when", "failed_when", "destructive"}
-}
 
 // checkContract checks what holds for a module whatever its arguments.
 func checkContract(t *testing.T, m module.Module) {
@@ -47,7 +35,7 @@ func checkContract(t *testing.T, m module.Module) {
 		checkArgStruct(t, spec, a.NewArgs())
 	}
 	for _, n := range argNames(spec) {
-		if slices.Contains(MetaArguments(), n) {
+		if slices.Contains(config.MetaArguments, n) {
 			t.Errorf("argument %q clashes with the engine's meta-argument of the same name", n)
 		}
 	}
@@ -56,7 +44,7 @@ func checkContract(t *testing.T, m module.Module) {
 		t.Fatalf("Outputs() is %s, want an object type", out.FriendlyName())
 	}
 	for n := range out.AttributeTypes() {
-		if slices.Contains(CommonResultNames(), n) {
+		if eval.CommonResultAttrs[n] != cty.NilType {
 			t.Errorf("output %q clashes with the common step result attribute", n)
 		}
 	}
@@ -170,7 +158,7 @@ func checkExample(t *testing.T, m module.Module, src string) {
 
 func metaSchema() *hcl.BodySchema {
 	s := &hcl.BodySchema{}
-	for _, n := range MetaArguments() {
+	for _, n := range config.MetaArguments {
 		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: n})
 	}
 	return s
