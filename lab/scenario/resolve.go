@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
@@ -130,6 +131,26 @@ func applyNode(c *hcl.BodyContent, n *model.Node, hcas *[]*hcaSpec, gpus *[]*mod
 	return diags
 }
 
+// overlayElem applies a block that names one element of list (an HCA, a port,
+// a GPU) over what the scenario had: with absent it removes the element and
+// reports false; otherwise it returns the element, made by mk and appended
+// when the list had none that matches.
+func overlayElem[T any](list *[]T, matches func(T) bool, absent bool, mk func() T) (T, bool) {
+	idx := slices.IndexFunc(*list, matches)
+	if absent {
+		if idx >= 0 {
+			*list = slices.Delete(*list, idx, idx+1)
+		}
+		var zero T
+		return zero, false
+	}
+	if idx < 0 {
+		*list = append(*list, mk())
+		idx = len(*list) - 1
+	}
+	return (*list)[idx], true
+}
+
 func applyHCA(b *hcl.Block, hcas *[]*hcaSpec) hcl.Diagnostics {
 	c, diags := b.Body.Content(hcaSchema)
 	if diags.HasErrors() {
@@ -137,25 +158,16 @@ func applyHCA(b *hcl.Block, hcas *[]*hcaSpec) hcl.Diagnostics {
 	}
 	a := attrs(c.Attributes)
 	name := b.Labels[0]
-	idx := -1
-	for k, h := range *hcas {
-		if h.Name == name {
-			idx = k
-		}
-	}
 	var absent bool
-	if a.boolean("absent", &absent, &diags); absent {
-		if idx >= 0 {
-			*hcas = append((*hcas)[:idx], (*hcas)[idx+1:]...)
-		}
+	a.boolean("absent", &absent, &diags)
+	h, ok := overlayElem(hcas, func(h *hcaSpec) bool { return h.Name == name }, absent, func() *hcaSpec {
+		h := newHCA(name, len(*hcas))
+		h.ports = nil
+		return h
+	})
+	if !ok {
 		return diags
 	}
-	if idx < 0 {
-		*hcas = append(*hcas, newHCA(name, len(*hcas)))
-		idx = len(*hcas) - 1
-		(*hcas)[idx].ports = nil
-	}
-	h := (*hcas)[idx]
 	a.str("ca_type", &h.CAType, &diags)
 	a.str("firmware", &h.Firmware, &diags)
 	a.str("board_id", &h.BoardID, &diags)
@@ -188,24 +200,12 @@ func applyPort(body hcl.Body, h *hcaSpec, num int) hcl.Diagnostics {
 		return diags
 	}
 	a := attrs(c.Attributes)
-	idx := -1
-	for k, p := range h.ports {
-		if p.Num == num {
-			idx = k
-		}
-	}
 	var absent bool
-	if a.boolean("absent", &absent, &diags); absent {
-		if idx >= 0 {
-			h.ports = append(h.ports[:idx], h.ports[idx+1:]...)
-		}
+	a.boolean("absent", &absent, &diags)
+	p, ok := overlayElem(&h.ports, func(p *portSpec) bool { return p.Num == num }, absent, func() *portSpec { return newPort(num, "") })
+	if !ok {
 		return diags
 	}
-	if idx < 0 {
-		h.ports = append(h.ports, newPort(num, ""))
-		idx = len(h.ports) - 1
-	}
-	p := h.ports[idx]
 	a.str("state", &p.State, &diags, model.PortStates...)
 	p.physSet = a.str("physical_state", &p.PhysState, &diags, model.PhysStates...) || p.physSet
 	if a.num("rate", &p.Rate, 1, 800, &diags) && !model.ValidRate(p.Rate) {
@@ -225,24 +225,14 @@ func applyGPU(b *hcl.Block, gpus *[]*model.GPU, n int) hcl.Diagnostics {
 	}
 	a := attrs(c.Attributes)
 	name := b.Labels[0]
-	idx := -1
-	for k, g := range *gpus {
-		if g.Name == name {
-			idx = k
-		}
-	}
 	var absent bool
-	if a.boolean("absent", &absent, &diags); absent {
-		if idx >= 0 {
-			*gpus = append((*gpus)[:idx], (*gpus)[idx+1:]...)
-		}
+	a.boolean("absent", &absent, &diags)
+	g, ok := overlayElem(gpus, func(g *model.GPU) bool { return g.Name == name }, absent, func() *model.GPU {
+		return &model.GPU{Name: name, Model: "NVIDIA H100 80GB HBM3", NUMA: n % 2}
+	})
+	if !ok {
 		return diags
 	}
-	if idx < 0 {
-		*gpus = append(*gpus, &model.GPU{Name: name, Model: "NVIDIA H100 80GB HBM3", NUMA: n % 2})
-		idx = len(*gpus) - 1
-	}
-	g := (*gpus)[idx]
 	a.str("model", &g.Model, &diags)
 	a.num("numa", &g.NUMA, 0, 63, &diags)
 	a.str("pcie_switch", &g.PCIeSwitch, &diags)
