@@ -74,7 +74,7 @@ func (s *session) runInProcess(ctx context.Context, pc plainCall, env []string, 
 		Stdin: s.ch, Stdout: s.ch, Stderr: s.ch.Stderr(),
 		Getenv: func(k string) string { return lookupEnv(env, k) },
 		Now:    time.Now,
-		Sleep:  sleepCtx,
+		Sleep:  sim.SleepContext,
 		Memo:   n.lab.memo,
 	}
 	n.lab.inProcRuns.Add(1)
@@ -95,15 +95,4 @@ func lookupEnv(env []string, key string) string {
 		}
 	}
 	return ""
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -6,7 +6,6 @@ package cli
 // them; lab.go holds the user commands.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -70,16 +69,7 @@ func (a *app) labSimCmd() *cobra.Command {
 			e := &sim.Env{
 				Dir: os.Getenv("PROVA_LAB_DIR"), Node: os.Getenv("PROVA_LAB_NODE"), CmdID: os.Getenv("PROVA_LAB_CMD"),
 				Args: args[1:], Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Getenv: os.Getenv, Now: time.Now,
-				Sleep: func(ctx context.Context, d time.Duration) error {
-					t := time.NewTimer(d)
-					defer t.Stop()
-					select {
-					case <-t.C:
-						return nil
-					case <-ctx.Done():
-						return ctx.Err()
-					}
-				},
+				Sleep: sim.SleepContext,
 			}
 			if e.Dir == "" || e.Node == "" {
 				return errors.New("lab sim: PROVA_LAB_DIR and PROVA_LAB_NODE must be set")

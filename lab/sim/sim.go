@@ -145,3 +145,15 @@ func (e *Env) Fail(err error) int {
 	fmt.Fprintf(e.Stderr, "%s: prova lab simulator error: %v\n", e.tool, err)
 	return 1
 }
+
+// SleepContext is the Sleep of a real run: it waits d or until ctx ends.
+func SleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
