@@ -112,8 +112,12 @@ func (p *Pool) authFor(t Target) auth {
 		}
 	}
 	inAgent := map[string]bool{}
-	if p.opts.Agent {
-		if sock := p.opts.getenv("SSH_AUTH_SOCK"); sock != "" {
+	if p.opts.Agent && !t.NoAgent {
+		sock := p.opts.getenv("SSH_AUTH_SOCK")
+		if t.IdentityAgent != "" {
+			sock = t.IdentityAgent // IdentityAgent in ssh_config
+		}
+		if sock != "" {
 			conn, err := net.Dial("unix", sock)
 			if err != nil {
 				a.notes = append(a.notes, fmt.Sprintf("ssh-agent at %s: %v", sock, err))

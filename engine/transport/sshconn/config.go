@@ -8,46 +8,82 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
 // Config is a parsed ssh_config file with its Includes expanded.
 //
-// Supported: Host blocks (patterns with * and ?, negation with !, several
-// per line), Include (globs, relative to ~/.ssh, also inside Host blocks,
-// nested up to 16 deep), "Keyword value" and "Keyword=value" forms, double
-// quotes. Match blocks are skipped with a warning, never a load failure.
-// First value wins for every keyword except IdentityFile, which
-// accumulates, as in OpenSSH.
+// It reads the file as OpenSSH does: Host blocks (patterns with * and ?,
+// negation with !, matched case-sensitively against the name given),
+// Match blocks (see match.go), Include (globs, relative to ~/.ssh, also
+// inside Host and Match blocks, nested up to 16 deep), "Keyword value" and
+// "Keyword=value" forms, quotes anywhere in a word. A keyword OpenSSH does
+// not know is an error naming the file and line, as in OpenSSH, unless
+// IgnoreUnknown names it or the file was loaded leniently (then it is a
+// warning). Values of the keywords prova reads are checked when the file is
+// read, as OpenSSH checks them, so `Port notanumber` refuses the file.
+// First value wins for every keyword except IdentityFile and
+// CertificateFile, which accumulate.
 type Config struct {
 	entries  []configEntry
-	Warnings []string // about the file itself (Match blocks skipped)
+	Warnings []string // about the file itself (unknown keywords when lenient, deprecated ones)
+
+	wantFinal bool // some Match has final or canonical: resolve twice, as ssh does
+}
+
+// block is one Host or Match line; the entries after it apply when it
+// matches.
+type block struct {
+	match bool     // Match, else Host
+	args  []string // Host patterns, or Match criteria
+	pos   string
 }
 
 type configEntry struct {
-	conds [][]string // every pattern list must match (enclosing Host blocks)
-	key   string     // lower case
+	conds []*block // every one must match (the enclosing blocks of outer files first)
+	key   string   // lower case
 	args  []string
 	pos   string // file:line
 }
 
 const maxIncludeDepth = 16
 
+// ConfigOptions control how an ssh_config file is read.
+type ConfigOptions struct {
+	// Home resolves ~ and relative Include paths (relative to Home/.ssh).
+	Home string
+	// Lenient turns an unknown keyword into a warning instead of an error
+	// (--ssh-config-lenient).
+	Lenient bool
+}
+
 // LoadConfig reads the ssh_config at path. home resolves ~ and relative
 // Include paths (which are relative to home/.ssh).
 func LoadConfig(path, home string) (*Config, error) {
+	return LoadConfigWith(path, ConfigOptions{Home: home})
+}
+
+// LoadConfigWith reads the ssh_config at path with options.
+func LoadConfigWith(path string, o ConfigOptions) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("ssh_config: %w", err)
 	}
-	return ParseConfig(data, path, home)
+	return ParseConfigWith(data, path, o)
 }
 
 // ParseConfig parses ssh_config text; file names it in errors and
 // warnings.
 func ParseConfig(data []byte, file, home string) (*Config, error) {
+	return ParseConfigWith(data, file, ConfigOptions{Home: home})
+}
+
+// ParseConfigWith parses ssh_config text with options.
+func ParseConfigWith(data []byte, file string, o ConfigOptions) (*Config, error) {
 	c := &Config{}
-	if err := c.parse(data, file, home, nil, 0); err != nil {
+	p := &configParser{c: c, o: o}
+	if err := p.parse(data, file, nil, 0); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -61,7 +97,13 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string { return "ssh_config " + e.Pos + ": " + e.Msg }
 
-func (c *Config) parse(data []byte, file, home string, outer [][]string, depth int) error {
+type configParser struct {
+	c             *Config
+	o             ConfigOptions
+	ignoreUnknown []string // IgnoreUnknown patterns seen so far
+}
+
+func (p *configParser) parse(data []byte, file string, outer []*block, depth int) error {
 	conds := outer
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
@@ -81,24 +123,56 @@ func (c *Config) parse(data []byte, file, home string, outer [][]string, depth i
 			if len(args) == 0 {
 				return &ConfigError{pos, "Host needs at least one pattern"}
 			}
-			conds = append(outer[:len(outer):len(outer)], args)
+			conds = append(outer[:len(outer):len(outer)], &block{args: args, pos: pos})
 		case "match":
-			c.Warnings = append(c.Warnings, fmt.Sprintf("ssh_config %s: Match blocks are not supported; the block is ignored", pos))
-			conds = append(outer[:len(outer):len(outer)], nil) // a nil pattern list never matches
+			b := &block{match: true, args: args, pos: pos}
+			final, err := checkMatch(args)
+			if err != nil {
+				return &ConfigError{pos, err.Error()}
+			}
+			p.c.wantFinal = p.c.wantFinal || final
+			conds = append(outer[:len(outer):len(outer)], b)
 		case "include":
+			if len(args) == 0 {
+				return &ConfigError{pos, "Include needs a file"}
+			}
 			if depth >= maxIncludeDepth {
 				return &ConfigError{pos, "Include nested too deeply (loop?)"}
 			}
 			for _, a := range args {
-				if err := c.include(a, home, conds, depth, pos); err != nil {
+				if err := p.include(a, conds, depth, pos); err != nil {
 					return err
 				}
 			}
 		default:
+			kind, known := keywords[key]
+			if !known {
+				if matchPatternList(p.ignoreUnknown, key) {
+					continue
+				}
+				msg := "Bad configuration option: " + key
+				if !p.o.Lenient {
+					return &ConfigError{pos, msg + " (OpenSSH refuses this file too; --ssh-config-lenient downgrades this to a warning)"}
+				}
+				p.c.Warnings = append(p.c.Warnings, fmt.Sprintf("ssh_config %s: %s; ignored", pos, msg))
+				continue
+			}
+			if kind == kwDeprecated {
+				p.c.Warnings = append(p.c.Warnings, fmt.Sprintf("ssh_config %s: Unsupported option %q (as OpenSSH says); ignored", pos, key))
+				continue
+			}
 			if len(args) == 0 {
 				return &ConfigError{pos, fmt.Sprintf("%s needs a value", key)}
 			}
-			c.entries = append(c.entries, configEntry{conds: conds, key: key, args: args, pos: pos})
+			if err := checkValue(key, args); err != nil {
+				return &ConfigError{pos, err.Error()}
+			}
+			if key == "ignoreunknown" {
+				for _, a := range args {
+					p.ignoreUnknown = append(p.ignoreUnknown, strings.Split(strings.ToLower(a), ",")...)
+				}
+			}
+			p.c.entries = append(p.c.entries, configEntry{conds: conds, key: key, args: args, pos: pos})
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -107,12 +181,12 @@ func (c *Config) parse(data []byte, file, home string, outer [][]string, depth i
 	return nil
 }
 
-func (c *Config) include(pattern, home string, conds [][]string, depth int, pos string) error {
-	p := expandTilde(pattern, home)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(home, ".ssh", p)
+func (p *configParser) include(pattern string, conds []*block, depth int, pos string) error {
+	path := expandTilde(pattern, p.o.Home)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(p.o.Home, ".ssh", path)
 	}
-	matches, err := filepath.Glob(p)
+	matches, err := filepath.Glob(path)
 	if err != nil {
 		return &ConfigError{pos, fmt.Sprintf("Include %q: %v", pattern, err)}
 	}
@@ -124,16 +198,105 @@ func (c *Config) include(pattern, home string, conds [][]string, depth int, pos 
 			}
 			return &ConfigError{pos, fmt.Sprintf("Include %s: %v", m, err)}
 		}
-		if err := c.parse(data, m, home, conds, depth+1); err != nil {
+		if err := p.parse(data, m, conds, depth+1); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// splitConfigLine returns the lower-case keyword and its arguments;
-// key is "" for blank and comment lines.
+// checkValue refuses what OpenSSH refuses for the keywords prova reads.
+func checkValue(key string, args []string) error {
+	v := args[0]
+	switch key {
+	case "port":
+		if n, err := strconv.Atoi(v); err != nil || n <= 0 || n > 65535 {
+			return fmt.Errorf("Bad port '%s'", v)
+		}
+	case "connecttimeout", "serveraliveinterval":
+		if strings.EqualFold(v, "none") && key == "connecttimeout" {
+			return nil
+		}
+		if _, err := convTime(v); err != nil {
+			return fmt.Errorf("invalid time value %q for %s", v, key)
+		}
+	case "serveralivecountmax":
+		if n, err := strconv.Atoi(v); err != nil || n < 0 {
+			return fmt.Errorf("bad number %q for %s", v, key)
+		}
+	case "stricthostkeychecking":
+		switch strings.ToLower(v) {
+		case "yes", "no", "ask", "accept-new", "off", "true", "false":
+		default:
+			return fmt.Errorf("unsupported option %q for StrictHostKeyChecking", v)
+		}
+	case "identitiesonly", "batchmode":
+		switch strings.ToLower(v) {
+		case "yes", "no", "true", "false":
+		default:
+			return fmt.Errorf("unsupported option %q for %s", v, key)
+		}
+	case "canonicalizehostname":
+		switch strings.ToLower(v) {
+		case "yes", "no", "always", "none", "true", "false":
+		default:
+			return fmt.Errorf("unsupported option %q for CanonicalizeHostname", v)
+		}
+	case "proxycommand", "remotecommand", "localcommand", "knownhostscommand":
+		// the whole rest of the line is the command; nothing to check
+	}
+	return nil
+}
+
+// convTime reads an OpenSSH time value: seconds, or a sequence of
+// number+unit (s, m, h, d, w), e.g. "1h30m".
+func convTime(v string) (int, error) {
+	if v == "" {
+		return 0, errors.New("empty")
+	}
+	total := 0
+	for v != "" {
+		i := 0
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			i++
+		}
+		if i == 0 {
+			return 0, errors.New("not a number")
+		}
+		n, err := strconv.Atoi(v[:i])
+		if err != nil {
+			return 0, err
+		}
+		v = v[i:]
+		mult := 1
+		if v != "" {
+			switch v[0] {
+			case 's', 'S':
+			case 'm', 'M':
+				mult = 60
+			case 'h', 'H':
+				mult = 3600
+			case 'd', 'D':
+				mult = 86400
+			case 'w', 'W':
+				mult = 604800
+			default:
+				return 0, errors.New("bad unit")
+			}
+			v = v[1:]
+		}
+		total += n * mult
+	}
+	return total, nil
+}
+
+// splitConfigLine returns the lower-case keyword and its arguments, split
+// as OpenSSH splits them: words separated by blanks, single or double
+// quotes anywhere in a word (foo"bar baz" is one word), a backslash
+// escaping a quote, a backslash or a blank, # at the start of a word
+// ending the line. key is "" for blank and comment lines.
 func splitConfigLine(line string) (string, []string, error) {
+	line = strings.TrimRight(strings.TrimSpace(line), "\r")
 	line = strings.TrimSpace(line)
 	if line == "" || line[0] == '#' {
 		return "", nil, nil
@@ -147,126 +310,58 @@ func splitConfigLine(line string) (string, []string, error) {
 	if strings.HasPrefix(rest, "=") {
 		rest = strings.TrimLeft(rest[1:], " \t")
 	}
-	var args []string
-	for rest != "" {
-		if rest[0] == '#' {
-			break
+	switch key {
+	case "proxycommand", "remotecommand", "localcommand", "knownhostscommand":
+		// OpenSSH keeps the rest of the line as it is, quotes and all
+		if rest == "" {
+			return key, nil, nil
 		}
-		var arg string
-		if rest[0] == '"' {
-			i := strings.IndexByte(rest[1:], '"')
-			if i < 0 {
-				return "", nil, fmt.Errorf("unterminated quote in %q", line)
-			}
-			arg, rest = rest[1:1+i], rest[2+i:]
-		} else {
-			i := strings.IndexAny(rest, " \t")
-			if i < 0 {
-				i = len(rest)
-			}
-			arg, rest = rest[:i], rest[i:]
-		}
-		args = append(args, arg)
-		rest = strings.TrimLeft(rest, " \t")
+		return key, []string{rest}, nil
+	}
+	args, err := splitArgs(rest)
+	if err != nil {
+		return "", nil, fmt.Errorf("%v in %q", err, line)
 	}
 	return key, args, nil
 }
 
-// Get returns the arguments of the first line for key (lower case) that
-// applies to alias, or nil.
-func (c *Config) Get(alias, key string) []string {
-	if c == nil {
-		return nil
-	}
-	for _, e := range c.entries {
-		if e.key == key && e.matches(alias) {
-			return e.args
+func splitArgs(s string) ([]string, error) {
+	var args []string
+	i := 0
+	for {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+			i++
 		}
-	}
-	return nil
-}
-
-// GetAll returns the arguments of every line for key that applies to
-// alias, in file order.
-func (c *Config) GetAll(alias, key string) [][]string {
-	if c == nil {
-		return nil
-	}
-	var out [][]string
-	for _, e := range c.entries {
-		if e.key == key && e.matches(alias) {
-			out = append(out, e.args)
+		if i >= len(s) || s[i] == '#' {
+			return args, nil
 		}
-	}
-	return out
-}
-
-// Keys returns every keyword that applies to alias with its position, for
-// warnings about unsupported ones.
-func (c *Config) keys(alias string) map[string]string {
-	out := map[string]string{}
-	if c == nil {
-		return out
-	}
-	for _, e := range c.entries {
-		if _, seen := out[e.key]; !seen && e.matches(alias) {
-			out[e.key] = e.pos
-		}
-	}
-	return out
-}
-
-func (e configEntry) matches(alias string) bool {
-	for _, pats := range e.conds {
-		if !matchHost(pats, alias) {
-			return false
-		}
-	}
-	return true
-}
-
-// matchHost applies one Host line: some positive pattern matches and no
-// negated one does.
-func matchHost(patterns []string, host string) bool {
-	found := false
-	for _, p := range patterns {
-		if neg, ok := strings.CutPrefix(p, "!"); ok {
-			if wildcard(strings.ToLower(neg), strings.ToLower(host)) {
-				return false
+		var b strings.Builder
+		var quote byte
+		for ; i < len(s); i++ {
+			ch := s[i]
+			switch {
+			case ch == '\\' && i+1 < len(s) && (s[i+1] == '\'' || s[i+1] == '"' || s[i+1] == '\\' || (quote == 0 && s[i+1] == ' ')):
+				i++
+				b.WriteByte(s[i])
+				continue
+			case quote == 0 && (ch == ' ' || ch == '\t' || ch == '\r'):
+			case quote == 0 && (ch == '"' || ch == '\''):
+				quote = ch
+				continue
+			case quote != 0 && ch == quote:
+				quote = 0
+				continue
+			default:
+				b.WriteByte(ch)
+				continue
 			}
-			continue
+			break
 		}
-		if wildcard(strings.ToLower(p), strings.ToLower(host)) {
-			found = true
+		if quote != 0 {
+			return nil, errors.New("unterminated quote")
 		}
+		args = append(args, b.String())
 	}
-	return found
-}
-
-// wildcard matches s against a pattern where * is any run and ? any byte.
-func wildcard(p, s string) bool {
-	star, mark := -1, 0
-	i, j := 0, 0
-	for j < len(s) {
-		switch {
-		case i < len(p) && (p[i] == '?' || p[i] == s[j]):
-			i++
-			j++
-		case i < len(p) && p[i] == '*':
-			star, mark = i, j
-			i++
-		case star >= 0:
-			i = star + 1
-			mark++
-			j = mark
-		default:
-			return false
-		}
-	}
-	for i < len(p) && p[i] == '*' {
-		i++
-	}
-	return i == len(p)
 }
 
 func expandTilde(p, home string) string {

@@ -78,25 +78,22 @@ func (p *Pool) dial(ctx context.Context, t Target) (*ssh.Client, error) {
 // settings apply to the whole path. A hop's own ProxyJump is ignored: the
 // chain is explicit.
 func (p *Pool) resolveHop(hop, t Target) (Target, error) {
-	cfg, err := p.config()
+	e, err := p.Explain(hop)
 	if err != nil {
-		return hop, err
+		return e.Target, err
 	}
-	alias := hop.Address
-	r, err := p.Resolve(hop)
-	if err != nil {
-		return r, err
-	}
-	if len(cfg.GetAll(alias, "identityfile")) == 0 {
+	r := e.Target
+	from := func(field string) bool { return e.Source[field] == "default" }
+	if from("identityfile") {
 		r.IdentityFiles, r.IdentitiesOnly = t.IdentityFiles, t.IdentitiesOnly
 	}
-	if cfg.Get(alias, "userknownhostsfile") == nil {
+	if from("userknownhostsfile") {
 		r.KnownHostsFiles = t.KnownHostsFiles
 	}
-	if cfg.Get(alias, "stricthostkeychecking") == nil {
+	if from("stricthostkeychecking") {
 		r.StrictHostKeyChecking = t.StrictHostKeyChecking
 	}
-	if cfg.Get(alias, "connecttimeout") == nil {
+	if from("connecttimeout") {
 		r.ConnectTimeout = t.ConnectTimeout
 	}
 	r.ProxyJump = ""
@@ -140,10 +137,15 @@ func (p *Pool) dialVia(ctx context.Context, t Target, via *ssh.Client) (*ssh.Cli
 		nc  net.Conn
 		err error
 	)
-	if via == nil {
+	switch {
+	case t.ProxyCommand != "" && via != nil:
+		return nil, unreachablef("%s: a ProxyCommand on a jump host after the first is not supported", t.display())
+	case t.ProxyCommand != "":
+		nc, err = dialProxyCommand(ctx, t, p.opts.Env)
+	case via == nil:
 		var d net.Dialer
 		nc, err = d.DialContext(ctx, "tcp", addr)
-	} else {
+	default:
 		nc, err = via.DialContext(ctx, "tcp", addr)
 	}
 	if err != nil {

@@ -7,6 +7,9 @@ type Options struct {
 	// SSHConfigFile is the ssh_config to read: "" means ~/.ssh/config if it
 	// exists, "none" means no file.
 	SSHConfigFile string
+	// SSHConfigLenient turns an unknown ssh_config keyword into a warning
+	// instead of an error (--ssh-config-lenient).
+	SSHConfigLenient bool
 	// AcceptNew turns StrictHostKeyChecking "yes" into "accept-new"
 	// (--ssh-accept-new). It never weakens "no" further or affects
 	// changed keys, which are always refused.

@@ -82,7 +82,7 @@ func (p *Pool) config() (*Config, error) {
 				return
 			}
 		}
-		p.cfg, p.cfgErr = LoadConfig(path, p.home)
+		p.cfg, p.cfgErr = LoadConfigWith(path, ConfigOptions{Home: p.home, Lenient: p.opts.SSHConfigLenient})
 		if p.cfg != nil {
 			for _, w := range p.cfg.Warnings {
 				p.warn("", w)
@@ -95,16 +95,25 @@ func (p *Pool) config() (*Config, error) {
 // Resolve merges t with the pool's ssh_config and defaults, as the pool
 // will when it dials t.
 func (p *Pool) Resolve(t Target) (Target, error) {
+	r, err := p.Explain(t)
+	return r.Target, err
+}
+
+// Explain is Resolve with the source of every setting, for
+// `prova inventory --ssh`. Warnings about ssh_config lines go to
+// Options.Warn once per line, however many hosts the line applies to.
+func (p *Pool) Explain(t Target) (Resolution, error) {
 	cfg, err := p.config()
 	if err != nil {
-		return t, err
+		return Resolution{Target: t}, err
 	}
-	r, warns := ResolveTarget(t, cfg, p.home, p.localUser)
-	for _, w := range warns {
-		p.warn(r.display(), w)
+	r := Resolve(t, cfg, MatchEnv{Home: p.home, LocalUser: p.localUser})
+	for _, w := range r.Warnings {
+		p.warn("", w)
 	}
-	if p.opts.AcceptNew && r.StrictHostKeyChecking == StrictYes {
-		r.StrictHostKeyChecking = StrictAcceptNew
+	if p.opts.AcceptNew && r.Target.StrictHostKeyChecking == StrictYes {
+		r.Target.StrictHostKeyChecking = StrictAcceptNew
+		r.Source["stricthostkeychecking"] = "--ssh-accept-new"
 	}
 	return r, nil
 }

@@ -22,6 +22,17 @@ type Target struct {
 	// verified against known_hosts like the target itself.
 	ProxyJump string
 
+	// ProxyCommand is run with /bin/sh -c and its stdin and stdout are
+	// the connection (%h, %p, %r, %n and %% expanded), as ssh does. It
+	// comes from ssh_config; ProxyJump and ProxyCommand exclude each
+	// other (the first one in the file wins).
+	ProxyCommand string
+
+	// NoAgent is IdentityAgent none: the agent is not used for this host.
+	// IdentityAgent is the agent socket to use instead of SSH_AUTH_SOCK.
+	NoAgent       bool
+	IdentityAgent string
+
 	KnownHostsFiles []string // default ~/.ssh/known_hosts; the first one receives accept-new keys
 	// StrictHostKeyChecking is "yes" (default; OpenSSH's "ask" means yes
 	// here), "accept-new" or "no".
