@@ -136,7 +136,7 @@ func TestIncludeInsideHostBlock(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	for _, text := range []string{"Host\n", "User \"unterminated\n", "Port\n", "Hostnme x\n", "Port notanumber\n",
-		"StrictHostKeyChecking maybe\n", "ConnectTimeout soon\n", "Match bogus x\n", "Match all host x\n", "Match host\n"} {
+		"StrictHostKeyChecking maybe\n", "ConnectTimeout soon\n", "Match bogus x\n", "Match all host x\n", "Match canonical all final\n", "Match host\n"} {
 		_, err := sshconn.ParseConfig([]byte(text), "cfg", "/h")
 		var ce *sshconn.ConfigError
 		if !errors.As(err, &ce) || !strings.HasPrefix(ce.Pos, "cfg:1") {

@@ -19,12 +19,9 @@ func checkMatch(args []string) (final bool, err error) {
 		a := strings.ToLower(strings.TrimPrefix(args[i], "!"))
 		switch a {
 		case "all":
-			for _, o := range args {
-				switch strings.ToLower(strings.TrimPrefix(o, "!")) {
-				case "all", "canonical", "final":
-				default:
-					return false, errors.New("Match all must appear alone or with canonical or final")
-				}
+			// as OpenSSH 9.2: nothing may follow "all"
+			if i != len(args)-1 {
+				return false, errors.New("'all' cannot be combined with other Match attributes")
 			}
 		case "canonical", "final":
 			final = true
