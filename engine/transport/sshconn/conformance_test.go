@@ -209,12 +209,12 @@ func normalize(field string, m map[string]string, home string) string {
 func provaFields(r sshconn.Resolution) map[string]string {
 	t := r.Target
 	return map[string]string{
-		"hostname":              t.Address,
-		"user":                  t.User,
-		"port":                  strconv.Itoa(t.Port),
-		"identityfile":          strings.Join(t.IdentityFiles, "\n"),
-		"proxycommand":          t.ProxyCommand,
-		"proxyjump":             t.ProxyJump,
+		"hostname":     t.Address,
+		"user":         t.User,
+		"port":         strconv.Itoa(t.Port),
+		"identityfile": strings.Join(t.IdentityFiles, "\n"),
+		"proxycommand": t.ProxyCommand,
+		"proxyjump":    t.ProxyJump,
 		// ssh -G separates files by blanks, even blanks inside a name
 		"userknownhostsfile":    strings.ReplaceAll(strings.Join(t.KnownHostsFiles, "\n"), " ", "\n"),
 		"stricthostkeychecking": t.StrictHostKeyChecking,
