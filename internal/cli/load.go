@@ -45,6 +45,7 @@ type runFlags struct {
 
 	sshConfig     string
 	sshAcceptNew  bool
+	sshLenient    bool
 	askBecomePass bool
 	recordDir     string
 	// allowDestructive is --allow-destructive's host pattern ("" = none).
@@ -69,6 +70,7 @@ func (f *runFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&f.skipTags, "skip-tags", nil, "skip steps with one of these tags")
 	cmd.Flags().StringVar(&f.strategy, "strategy", "", `"linear": every host finishes a step before the next starts (default); "free": hosts go at their own pace, meeting only at steps that need all hosts`)
 	cmd.Flags().StringVar(&f.sshConfig, "ssh-config", "", `ssh_config file ("" = ~/.ssh/config, "none" = no file)`)
+	cmd.Flags().BoolVar(&f.sshLenient, "ssh-config-lenient", false, "an unknown ssh_config keyword is a warning, not an error (OpenSSH refuses the file)")
 	cmd.Flags().BoolVar(&f.sshAcceptNew, "ssh-accept-new", false, "trust and record host keys not yet in known_hosts (changed keys are always refused)")
 	cmd.Flags().BoolVarP(&f.askBecomePass, "ask-become-pass", "K", false, "ask once for the sudo password used by become")
 	cmd.Flags().StringVar(&f.recordDir, "record-dir", ".prova/runs", "where apply writes run records")

@@ -30,10 +30,11 @@ func (a *app) newTransport(inv *inventory.Inventory, f *runFlags, obs event.Obse
 		cfg = inv.Defaults.SSHConfig
 	}
 	opts := sshconn.Options{
-		SSHConfigFile: cfg,
-		AcceptNew:     f.sshAcceptNew,
-		Agent:         true,
-		Env:           a.env,
+		SSHConfigFile:    cfg,
+		AcceptNew:        f.sshAcceptNew,
+		SSHConfigLenient: f.sshLenient,
+		Agent:            true,
+		Env:              a.env,
 		Warn: func(host, msg string) {
 			obs.Observe(event.Warning{Host: host, Message: msg})
 		},

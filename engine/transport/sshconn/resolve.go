@@ -75,8 +75,9 @@ func Resolve(t Target, cfg *Config, env MatchEnv) Resolution {
 		return time.Duration(n) * time.Second
 	}
 
+	fromAddress := t.Address != ""
 	t.Address = r.host
-	src("hostname", "hostname")
+	fromInv("hostname", fromAddress && r.set["hostname"].pos == "", "hostname")
 	src("port", "port")
 	if t.Port == 0 {
 		t.Port, _ = strconv.Atoi(r.one("port"))
