@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -16,9 +17,13 @@ import (
 // Recognised: ansible_host, ansible_port, ansible_user,
 // ansible_ssh_private_key_file, ansible_become, ansible_become_user,
 // ansible_timeout (and their old ansible_ssh_* / ansible_sudo* spellings),
-// ansible_host_key_checking, and -J / -o ProxyJump= / -o
-// StrictHostKeyChecking= / -o UserKnownHostsFile= inside
-// ansible_ssh_common_args and ansible_ssh_extra_args (which stay variables).
+// ansible_host_key_checking, ansible_connection (ssh, smart, paramiko,
+// local; any other is an error), ansible_become_method (sudo; any other is
+// an error), ansible_password and ansible_become_pass (kept as sensitive
+// connection fields, never as variables), and -J / -o ProxyJump= / -o
+// ProxyCommand= / -o StrictHostKeyChecking= / -o UserKnownHostsFile= inside
+// ansible_ssh_common_args and ansible_ssh_extra_args (which stay
+// variables).
 func (b *builder) ansibleConn(dir string, vars map[string]cty.Value, ranges map[string]hcl.Range, c *connDef, addr *string) {
 	bad := func(key, want string) {
 		b.errorf(ranges[key], "Invalid value for "+key, "The %s variable must be %s.", key, want)
@@ -94,7 +99,24 @@ func (b *builder) ansibleConn(dir string, vars map[string]cty.Value, ranges map[
 			c.c.ConnectTimeout, c.set = d, c.set|fTimeout
 		case "sshargs":
 			vars[key] = cty.StringVal(s)
-			b.sshArgs(dir, s, c)
+			b.sshArgs(dir, s, c, ranges[key], key)
+		case "connection":
+			switch strings.ToLower(strings.TrimPrefix(s, "ansible.builtin.")) {
+			case "ssh", "smart", "paramiko", "paramiko_ssh":
+				c.c.Local, c.set = false, c.set|fLocal
+			case "local":
+				c.c.Local, c.set = true, c.set|fLocal
+			default:
+				b.errorf(ranges[key], "Unsupported connection", "%s=%s is not supported: prova connects over SSH (ssh, smart, paramiko) or runs on the controller (local).", key, s)
+			}
+		case "become_method":
+			if !strings.EqualFold(strings.TrimPrefix(s, "ansible.builtin."), "sudo") {
+				b.errorf(ranges[key], "Unsupported become method", "%s=%s is not supported: prova becomes another user with sudo only.", key, s)
+			}
+		case "password":
+			c.c.Password, c.set = s, c.set|fPassword
+		case "become_password":
+			c.c.BecomePassword, c.set = s, c.set|fBecomePassword
 		}
 	}
 }
@@ -119,19 +141,36 @@ func ansibleField(key string) string {
 		return "hostkey"
 	case "ansible_ssh_common_args", "ansible_ssh_extra_args":
 		return "sshargs"
+	case "ansible_connection":
+		return "connection"
+	case "ansible_become_method":
+		return "become_method"
+	case "ansible_password", "ansible_ssh_pass", "ansible_ssh_password":
+		return "password"
+	case "ansible_become_pass", "ansible_become_password", "ansible_sudo_pass", "ansible_sudo_password":
+		return "become_password"
 	}
 	return ""
 }
 
-// sshArgs picks the options prova understands out of extra ssh arguments.
-func (b *builder) sshArgs(dir, s string, c *connDef) {
-	f := strings.Fields(strings.NewReplacer("'", " ", "\"", " ").Replace(s))
+// sshArgs picks the options prova understands out of extra ssh
+// arguments, split as Ansible splits them (shlex): -J, -o ProxyJump=,
+// -o ProxyCommand=, -o StrictHostKeyChecking=, -o UserKnownHostsFile=.
+func (b *builder) sshArgs(dir, s string, c *connDef, rng hcl.Range, key string) {
+	f, err := shlexSplit(s)
+	if err != nil {
+		b.errorf(rng, "Invalid value for "+key, "The %s variable cannot be split into arguments: %v.", key, err)
+		return
+	}
 	for i := 0; i < len(f); i++ {
 		var opt string
 		switch {
 		case f[i] == "-J" && i+1 < len(f):
 			c.c.ProxyJump, c.set = f[i+1], c.set|fProxyJump
 			i++
+			continue
+		case strings.HasPrefix(f[i], "-J") && len(f[i]) > 2:
+			c.c.ProxyJump, c.set = f[i][2:], c.set|fProxyJump
 			continue
 		case f[i] == "-o" && i+1 < len(f):
 			opt = f[i+1]
@@ -143,11 +182,20 @@ func (b *builder) sshArgs(dir, s string, c *connDef) {
 		}
 		k, v, ok := strings.Cut(opt, "=")
 		if !ok {
-			continue
+			k, v, ok = strings.Cut(strings.TrimSpace(opt), " ")
+			if !ok {
+				continue
+			}
 		}
-		switch strings.ToLower(k) {
+		v = strings.TrimSpace(v)
+		switch strings.ToLower(strings.TrimSpace(k)) {
 		case "proxyjump":
 			c.c.ProxyJump, c.set = v, c.set|fProxyJump
+		case "proxycommand":
+			if strings.EqualFold(v, "none") {
+				v = ""
+			}
+			c.c.ProxyCommand, c.set = v, c.set|fProxyCommand
 		case "stricthostkeychecking":
 			if vv := strings.ToLower(v); validStrict(vv) {
 				c.c.StrictHostKeyChecking, c.set = vv, c.set|fStrict
@@ -156,6 +204,60 @@ func (b *builder) sshArgs(dir, s string, c *connDef) {
 			c.c.KnownHosts, c.set = resolvePath(dir, v), c.set|fKnownHosts
 		}
 	}
+}
+
+// shlexSplit splits s as Python's shlex.split does in POSIX mode: blanks
+// separate words, single quotes keep everything, double quotes keep
+// everything but a backslash before \ " $ `, a backslash outside quotes
+// escapes the next character.
+func shlexSplit(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case ch == '\\':
+			inWord = true
+			if i+1 < len(s) {
+				i++
+				cur.WriteByte(s[i])
+			}
+		case ch == '\'':
+			inWord = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("no closing quotation")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case ch == '"':
+			inWord = true
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\\\"$`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("no closing quotation")
+			}
+		default:
+			inWord = true
+			cur.WriteByte(ch)
+		}
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
 }
 
 // looseBool reads the booleans Ansible accepts.

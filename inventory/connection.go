@@ -16,6 +16,10 @@ const (
 	fTimeout
 	fBecome
 	fBecomeUser
+	fProxyCommand
+	fLocal
+	fPassword
+	fBecomePassword
 )
 
 // connDef is a Connection together with the set of fields given in one
@@ -56,6 +60,18 @@ func (d *connDef) over(o connDef) {
 	}
 	if o.set&fBecomeUser != 0 {
 		d.c.BecomeUser = o.c.BecomeUser
+	}
+	if o.set&fProxyCommand != 0 {
+		d.c.ProxyCommand = o.c.ProxyCommand
+	}
+	if o.set&fLocal != 0 {
+		d.c.Local = o.c.Local
+	}
+	if o.set&fPassword != 0 {
+		d.c.Password = o.c.Password
+	}
+	if o.set&fBecomePassword != 0 {
+		d.c.BecomePassword = o.c.BecomePassword
 	}
 	d.set |= o.set
 }

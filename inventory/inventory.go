@@ -26,6 +26,15 @@ type Connection struct {
 	ConnectTimeout        time.Duration
 	Become                bool
 	BecomeUser            string
+	// ProxyCommand is ssh's ProxyCommand, from -o ProxyCommand=... in
+	// ansible_ssh_common_args / ansible_ssh_extra_args.
+	ProxyCommand string
+	// Local is ansible_connection=local: commands run on the controller.
+	Local bool
+	// Password (ansible_password) and BecomePassword
+	// (ansible_become_pass) are sensitive: never rendered, never in JSON.
+	Password       string
+	BecomePassword string
 }
 
 // Host is one resolved inventory host.

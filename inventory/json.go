@@ -18,6 +18,11 @@ type jsonConnection struct {
 	ConnectTimeout        string   `json:"connect_timeout,omitempty"`
 	Become                bool     `json:"become,omitempty"`
 	BecomeUser            string   `json:"become_user,omitempty"`
+	ProxyCommand          string   `json:"proxy_command,omitempty"`
+	Connection            string   `json:"connection,omitempty"`
+	// Passwords are never written: only whether one is set.
+	Password       string `json:"password,omitempty"`
+	BecomePassword string `json:"become_password,omitempty"`
 }
 
 type jsonHost struct {
@@ -85,6 +90,16 @@ func jsonConn(c Connection) jsonConnection {
 		StrictHostKeyChecking: c.StrictHostKeyChecking,
 		Become:                c.Become,
 		BecomeUser:            c.BecomeUser,
+		ProxyCommand:          c.ProxyCommand,
+	}
+	if c.Local {
+		j.Connection = "local"
+	}
+	if c.Password != "" {
+		j.Password = "(sensitive)"
+	}
+	if c.BecomePassword != "" {
+		j.BecomePassword = "(sensitive)"
 	}
 	if c.ConnectTimeout != 0 {
 		j.ConnectTimeout = c.ConnectTimeout.String()

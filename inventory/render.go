@@ -88,6 +88,16 @@ func connAttrs(c Connection) []attr {
 		out = append(out, attr{"become", cty.True})
 	}
 	str("become_user", c.BecomeUser)
+	str("proxy_command", c.ProxyCommand)
+	if c.Local {
+		str("connection", "local")
+	}
+	if c.Password != "" {
+		str("password", "(sensitive)")
+	}
+	if c.BecomePassword != "" {
+		str("become_password", "(sensitive)")
+	}
 	return out
 }
 

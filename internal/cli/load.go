@@ -221,7 +221,7 @@ func (a *app) prepare(rb *config.Runbook, prog *program.Program, inv *inventory.
 	if diags.HasErrors() {
 		return nil, errSilent{fmt.Errorf("invalid locals")}
 	}
-	return &loaded{rb: rb, prog: prog, vars: vars, scope: scope, inv: inv, sources: srcs, redact: redact.New(vars.Sensitive...)}, nil
+	return &loaded{rb: rb, prog: prog, vars: vars, scope: scope, inv: inv, sources: srcs, redact: redact.New(append(inventorySecrets(inv), vars.Sensitive...)...)}, nil
 }
 
 func sourcesOf(rb *config.Runbook) map[string][]byte {
@@ -229,4 +229,22 @@ func sourcesOf(rb *config.Runbook) map[string][]byte {
 		return nil
 	}
 	return rb.Sources
+}
+
+// inventorySecrets are the passwords an inventory holds (ansible_password,
+// ansible_become_pass), redacted like sensitive variables wherever output
+// is shown or recorded.
+func inventorySecrets(inv *inventory.Inventory) []string {
+	var out []string
+	if inv == nil {
+		return nil
+	}
+	for _, h := range inv.Hosts {
+		for _, s := range []string{h.Connection.Password, h.Connection.BecomePassword} {
+			if s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }

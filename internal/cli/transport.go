@@ -10,6 +10,7 @@ import (
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/transport/become"
+	"github.com/provadev/prova/engine/transport/local"
 	"github.com/provadev/prova/engine/transport/sshconn"
 	"github.com/provadev/prova/inventory"
 )
@@ -82,7 +83,13 @@ func (t *transport) Host(name string) module.Host {
 	if !ok {
 		ih = &inventory.Host{Name: name, Address: name}
 	}
-	h := module.Host(t.pool.Host(sshconn.TargetFor(ih)))
+	var h module.Host
+	if ih.Connection.Local {
+		// ansible_connection=local: run on the controller
+		h = local.New(name)
+	} else {
+		h = module.Host(t.pool.Host(sshconn.TargetFor(ih)))
+	}
 	t.conns[name] = h
 	return h
 }
@@ -91,6 +98,10 @@ func (t *transport) Host(name string) module.Host {
 func (t *transport) Become(h module.Host, user string) module.Host {
 	o := t.become
 	o.User = user
+	if ih, ok := t.inv.Host(h.Name()); ok && ih.Connection.BecomePassword != "" && o.Password == nil {
+		pw := ih.Connection.BecomePassword // ansible_become_pass
+		o.Password = func() ([]byte, error) { return []byte(pw), nil }
+	}
 	return become.Wrap(h, o)
 }
 

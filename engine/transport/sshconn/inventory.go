@@ -22,6 +22,7 @@ func TargetFor(h *inventory.Host) Target {
 		Port:                  c.Port,
 		User:                  c.User,
 		ProxyJump:             c.ProxyJump,
+		ProxyCommand:          c.ProxyCommand,
 		StrictHostKeyChecking: c.StrictHostKeyChecking,
 		ConnectTimeout:        c.ConnectTimeout,
 		IdentitiesOnly:        len(c.IdentityFiles) > 0,

@@ -137,8 +137,13 @@ func Resolve(t Target, cfg *Config, env MatchEnv) Resolution {
 	}
 
 	switch {
-	case t.ProxyJump != "":
-		out.Source["proxyjump"] = "inventory"
+	case t.ProxyJump != "" || t.ProxyCommand != "":
+		// the inventory's proxy wins over ssh_config's, whichever it is
+		if t.ProxyJump != "" {
+			out.Source["proxyjump"] = "inventory"
+		} else {
+			out.Source["proxycommand"] = "inventory"
+		}
 	default:
 		src("proxyjump", "proxyjump")
 		src("proxycommand", "proxycommand")
