@@ -27,7 +27,14 @@ type iniParser struct {
 }
 
 func parseINI(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
-	p := &iniParser{b: newBuilder(), filename: filename, dir: filepath.Dir(filename), pendingVars: map[string]hcl.Range{}}
+	b := newBuilder()
+	parseINIInto(b, filename, src)
+	return b.build()
+}
+
+// parseINIInto fills b from an Ansible INI inventory.
+func parseINIInto(b *builder, filename string, src []byte) {
+	p := &iniParser{b: b, filename: filename, dir: filepath.Dir(filename), pendingVars: map[string]hcl.Range{}}
 	group, state := "ungrouped", "hosts"
 	offset := 0
 	for lineNo := 1; offset <= len(src); lineNo++ {
@@ -64,7 +71,6 @@ func parseINI(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 			p.b.errorf(p.pendingVars[name], "Undefined group", "Section [%s:vars] is for group %q, which has no [%s] or [%s:children] section.", name, name, name, name)
 		}
 	}
-	return p.b.build()
 }
 
 // rng returns the range of bytes [from, to) of the current line.

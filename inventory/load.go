@@ -3,7 +3,6 @@ package inventory
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -23,18 +22,12 @@ const (
 	FormatYAML
 )
 
-// Load reads and parses the inventory file at path; see Parse for how the
-// format is chosen.
+// Load reads and parses the inventory file or directory at path; see
+// Parse for how the format is chosen. An Ansible inventory also gets its
+// group_vars/ and host_vars/, and a directory is read as Ansible reads it
+// (see loadSources).
 func Load(path string) (*Inventory, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Failed to read inventory",
-			Detail:   err.Error() + ".",
-		}}
-	}
-	return Parse(path, src)
+	return loadSources(path)
 }
 
 // Parse parses an inventory. The format follows the file name extension:
@@ -50,10 +43,10 @@ func Parse(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 	switch DetectFormat(filename, src) {
 	case FormatHCL:
 		inv, diags = parseHCL(filename, src)
-	case FormatYAML:
-		inv, diags = parseYAML(filename, src)
 	default:
-		inv, diags = parseINI(filename, src)
+		b := newBuilder()
+		parseAnsibleInto(b, filename, src)
+		inv, diags = b.build()
 	}
 	if inv != nil {
 		inv.Files = []string{filename}

@@ -101,6 +101,17 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 		}
 		addr := hd.address
 		if addr == "" {
+			// an ansible_host set on a group gives its hosts their address,
+			// as in Ansible
+			for _, k := range []string{"ansible_host", "ansible_ssh_host"} {
+				if v, ok := vars[k]; ok && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+					addr = v.AsString()
+					delete(vars, k)
+					break
+				}
+			}
+		}
+		if addr == "" {
 			addr = hd.name
 		}
 		h := &Host{

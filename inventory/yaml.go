@@ -28,13 +28,29 @@ type yamlParser struct {
 }
 
 func parseYAML(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
-	p := &yamlParser{b: newBuilder(), filename: filename, dir: filepath.Dir(filename), src: src, budget: maxYAMLNodes}
+	b := newBuilder()
+	if !parseYAMLInto(b, filename, src) {
+		return nil, b.diags
+	}
+	return b.build()
+}
+
+// newYAMLParser returns a parser of src filling b.
+func newYAMLParser(b *builder, filename string, src []byte) *yamlParser {
+	p := &yamlParser{b: b, filename: filename, dir: filepath.Dir(filename), src: src, budget: maxYAMLNodes}
 	p.lines = append(p.lines, 0)
 	for i, c := range src {
 		if c == '\n' {
 			p.lines = append(p.lines, i+1)
 		}
 	}
+	return p
+}
+
+// parseYAMLInto fills b from an Ansible YAML inventory; false when the
+// file is not YAML at all (b.diags says why).
+func parseYAMLInto(b *builder, filename string, src []byte) bool {
+	p := newYAMLParser(b, filename, src)
 	var doc yaml.Node
 	if err := unmarshalYAML(src, &doc); err != nil {
 		line := 1
@@ -42,23 +58,23 @@ func parseYAML(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 			line, _ = strconv.Atoi(m[1])
 		}
 		p.b.errorf(p.lineRange(line), "Invalid YAML", "%s.", err)
-		return nil, p.b.diags
+		return false
 	}
 	if len(doc.Content) == 0 {
-		return p.b.build()
+		return true
 	}
 	root := doc.Content[0]
 	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
-		return p.b.build()
+		return true
 	}
 	if root.Kind != yaml.MappingNode {
 		p.b.errorf(p.nodeRange(root), "Invalid inventory", "The top level must be a mapping of group names, such as \"all:\".")
-		return nil, p.b.diags
+		return false
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		p.group(root.Content[i], root.Content[i+1], "", 0)
 	}
-	return p.b.build()
+	return true
 }
 
 // unmarshalYAML turns a panic inside the YAML library into an error.
