@@ -27,7 +27,11 @@ func TestINIValue(t *testing.T) {
 		{`"42"`, cty.StringVal("42")},
 		{`"`, cty.StringVal(`"`)},
 		{"4G", cty.StringVal("4G")},
-		{"[1, 2]", cty.StringVal("[1, 2]")},
+		{"[1, 2]", cty.TupleVal([]cty.Value{cty.NumberIntVal(1), cty.NumberIntVal(2)})},
+		{`"['/dev/sda', '/dev/sdb']"`, cty.TupleVal([]cty.Value{cty.StringVal("/dev/sda"), cty.StringVal("/dev/sdb")})},
+		{`{'a': 1, "b": [True, None]}`, cty.ObjectVal(map[string]cty.Value{"a": cty.NumberIntVal(1), "b": cty.TupleVal([]cty.Value{cty.True, cty.NullVal(cty.DynamicPseudoType)})})},
+		{"[unclosed", cty.StringVal("[unclosed")},
+		{"[a, b]", cty.StringVal("[a, b]")},
 		{"1e99999", cty.StringVal("1e99999")},
 		{"", cty.StringVal("")},
 	}

@@ -76,10 +76,15 @@ var (
 
 // iniValue converts an INI value the way Ansible's literal parsing does for
 // the common cases: a decimal number becomes a number (but "007" stays a
-// string), True and False become booleans, a value in matching quotes
-// becomes the string inside them, and anything else is a string.
+// string), True and False become booleans, a Python list, tuple or dict
+// (also inside quotes) becomes a tuple or object (see pyLiteral), a value
+// in matching quotes becomes the string inside them, and anything else is
+// a string.
 func iniValue(raw string) cty.Value {
 	if n := len(raw); n >= 2 && (raw[0] == '"' || raw[0] == '\'') && raw[n-1] == raw[0] {
+		if v, ok := pyLiteral(raw[1 : n-1]); ok {
+			return v
+		}
 		return cty.StringVal(raw[1 : n-1])
 	}
 	switch raw {
@@ -92,6 +97,10 @@ func iniValue(raw string) cty.Value {
 		if v, err := cty.ParseNumberVal(strings.TrimPrefix(raw, "+")); err == nil {
 			return v
 		}
+	}
+	// a Python list, tuple or dict, as ast.literal_eval reads it
+	if v, ok := pyLiteral(raw); ok {
+		return v
 	}
 	return cty.StringVal(raw)
 }
