@@ -120,3 +120,16 @@ func TestGroupLevelAnsibleHost(t *testing.T) {
 		t.Errorf("address %q", h.Address)
 	}
 }
+
+func TestUTF8HostName(t *testing.T) {
+	inv, diags := Parse("hosts", []byte("[g]\npříbor ansible_host=10.0.0.7\n"))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if h, ok := inv.Host("příbor"); !ok || h.Address != "10.0.0.7" {
+		t.Errorf("příbor = %+v", h)
+	}
+	if _, diags := Parse("hosts", []byte("[g]\nbad;name\n")); !diags.HasErrors() {
+		t.Error("a host name with ; accepted")
+	}
+}

@@ -1,10 +1,14 @@
 package inventory
 
-import "fmt"
+import (
+	"fmt"
+	"unicode"
+)
 
 // checkHostName reports why name cannot be a host name, or nil. Host names
-// are letters, digits and ". - _", plus ":" and "%" for IPv6 literals; they
-// must not start with "-".
+// are letters and digits (any script: "příbor" is accepted, as Ansible
+// accepts it) and ". - _", plus ":" and "%" for IPv6 literals; they must
+// not start with "-".
 func checkHostName(name string) error {
 	if name == "" {
 		return fmt.Errorf("host name is empty")
@@ -13,7 +17,8 @@ func checkHostName(name string) error {
 		return fmt.Errorf("host name %q starts with \"-\"", name)
 	}
 	for _, r := range name {
-		if !(isAlnum(r) || r == '.' || r == '-' || r == '_' || r == ':' || r == '%') {
+		if !(isAlnum(r) || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) ||
+			r == '.' || r == '-' || r == '_' || r == ':' || r == '%') {
 			return fmt.Errorf("host name %q contains %q; use letters, digits, \".\", \"-\" and \"_\"", name, r)
 		}
 	}
