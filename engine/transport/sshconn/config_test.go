@@ -149,12 +149,16 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add(sampleConfig)
 	f.Add("Host a b !c\n\tUser=\"x y\" # comment\nInclude /nonexistent/*\n")
 	f.Add("Match all\nPort 1\n")
+	f.Add("Match host gpfs-* exec \"false\" !user x final\n  User a\nHost GPFS-N1\n  HostName X%h\n  IdentityFile a\"b c\"d\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		cfg, err := sshconn.ParseConfig([]byte(text), "fuzz", "/nonexistent-home")
 		if err != nil {
 			return
 		}
-		r, _ := sshconn.ResolveTarget(sshconn.Target{Name: "gpfs-n1"}, cfg, "/h", "me")
+		// never run what a fuzzed Match exec says
+		res := sshconn.Resolve(sshconn.Target{Name: "gpfs-n1"}, cfg, sshconn.MatchEnv{Home: "/h", LocalUser: "me",
+			Exec: func(string) bool { return false }})
+		r := res.Target
 		if r.Port <= 0 || r.Port > 65535 || r.Address == "" {
 			t.Fatalf("bad resolution %+v", r)
 		}
