@@ -211,7 +211,7 @@ func checkValue(key string, args []string) error {
 	switch key {
 	case "port":
 		if n, err := strconv.Atoi(v); err != nil || n <= 0 || n > 65535 {
-			return fmt.Errorf("Bad port '%s'", v)
+			return fmt.Errorf("bad port '%s'", v)
 		}
 	case "connecttimeout", "serveraliveinterval":
 		if strings.EqualFold(v, "none") && key == "connecttimeout" {

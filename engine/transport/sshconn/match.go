@@ -13,7 +13,7 @@ import (
 // says whether it asks for the final pass (final or canonical).
 func checkMatch(args []string) (final bool, err error) {
 	if len(args) == 0 {
-		return false, errors.New("Match needs at least one criterion")
+		return false, errors.New("match needs at least one criterion")
 	}
 	for i := 0; i < len(args); i++ {
 		a := strings.ToLower(strings.TrimPrefix(args[i], "!"))
@@ -27,13 +27,13 @@ func checkMatch(args []string) (final bool, err error) {
 			final = true
 		case "host", "originalhost", "user", "localuser", "exec":
 			if i+1 >= len(args) {
-				return false, fmt.Errorf("Match %s needs an argument", a)
+				return false, fmt.Errorf("match %s needs an argument", a)
 			}
 			i++
 		case "localnetwork", "tagged", "version", "sessiontype", "command":
-			return false, fmt.Errorf("Match %s is not supported by prova (nor by OpenSSH 9.2)", a)
+			return false, fmt.Errorf("match %s is not supported by prova (nor by OpenSSH 9.2)", a)
 		default:
-			return false, fmt.Errorf("Unsupported Match attribute %s", args[i])
+			return false, fmt.Errorf("unsupported Match attribute %s", args[i])
 		}
 	}
 	return final, nil
