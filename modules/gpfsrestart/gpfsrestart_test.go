@@ -139,8 +139,8 @@ func TestTimeoutNamesNodes(t *testing.T) {
 	c.NeverStarts = []string{"gpfs03"}
 	h := moduletest.NewFakeHost("gpfs01")
 	c.Attach(h)
-	resp := apply(t, h, "nodes = [\"gpfs04\", \"gpfs03\", \"gpfs02\"]\ninterval = \"5ms\"\nmax_wait = \"60ms\"")
-	if !resp.Failed || !strings.Contains(resp.Message, "not active after 60ms: gpfs03 is arbitrating; restarted before: gpfs04; not restarted (still pending): gpfs02") {
+	resp := apply(t, h, "nodes = [\"gpfs04\", \"gpfs03\", \"gpfs02\"]\ninterval = \"5ms\"\nmax_wait = \"300ms\"")
+	if !resp.Failed || !strings.Contains(resp.Message, "not active after 300ms: gpfs03 is arbitrating; restarted before: gpfs04; not restarted (still pending): gpfs02") {
 		t.Fatalf("resp = %+v", resp)
 	}
 	if slices.Contains(c.Events(), "mmshutdown -N gpfs02") {
@@ -150,7 +150,7 @@ func TestTimeoutNamesNodes(t *testing.T) {
 	c2.NeverStarts = []string{"gpfs02", "gpfs04"}
 	h2 := moduletest.NewFakeHost("gpfs01")
 	c2.Attach(h2)
-	resp = apply(t, h2, "mode = \"cluster\"\nnodes = [\"gpfs01\"]\ninterval = \"5ms\"\nmax_wait = \"40ms\"")
+	resp = apply(t, h2, "mode = \"cluster\"\nnodes = [\"gpfs01\"]\ninterval = \"5ms\"\nmax_wait = \"300ms\"")
 	if !resp.Failed || !strings.Contains(resp.Message, "gpfs02 is arbitrating, gpfs04 is arbitrating") {
 		t.Fatalf("cluster resp = %+v", resp)
 	}
@@ -321,8 +321,8 @@ func TestNodeThatStaysDownHaltsTheRollout(t *testing.T) {
 	c.NeverStarts = []string{"c007"}
 	h := moduletest.NewFakeHost("nsd1")
 	c.Attach(h)
-	resp := apply(t, h, "nodes = "+hclList(names)+"\nbatch = 5\ninterval = \"2ms\"\nmax_wait = \"50ms\"")
-	if !resp.Failed || !strings.Contains(resp.Message, "not active after 50ms: c007 is arbitrating; restarted before: c001, c002, c003, c004, c005") {
+	resp := apply(t, h, "nodes = "+hclList(names)+"\nbatch = 5\ninterval = \"2ms\"\nmax_wait = \"300ms\"")
+	if !resp.Failed || !strings.Contains(resp.Message, "not active after 300ms: c007 is arbitrating; restarted before: c001, c002, c003, c004, c005") {
 		t.Fatalf("resp = %+v", resp)
 	}
 	if got := len(waveNodes(c.Events())); got != 2 {
@@ -344,7 +344,7 @@ func TestWaveWaitsForTheMount(t *testing.T) {
 	h := moduletest.NewFakeHost("gpfs01")
 	c.Attach(h)
 	c.NeverMounts = nil
-	resp := apply(t, h, "nodes = [\"gpfs03\", \"gpfs04\"]\ninterval = \"2ms\"\nmax_wait = \"40ms\"")
+	resp := apply(t, h, "nodes = [\"gpfs03\", \"gpfs04\"]\ninterval = \"2ms\"\nmax_wait = \"300ms\"")
 	if resp.Failed {
 		t.Fatalf("before: gpfs03 had nothing mounted, so nothing to wait for: %+v", resp)
 	}
@@ -356,7 +356,7 @@ func TestWaveWaitsForTheMount(t *testing.T) {
 			c2.NeverMounts = []string{"gpfs03"}
 		}
 	}
-	resp = apply(t, h2, "nodes = [\"gpfs03\", \"gpfs04\"]\ninterval = \"2ms\"\nmax_wait = \"40ms\"")
+	resp = apply(t, h2, "nodes = [\"gpfs03\", \"gpfs04\"]\ninterval = \"2ms\"\nmax_wait = \"300ms\"")
 	if !resp.Failed || !strings.Contains(resp.Message, "gpfs03 is active, gpfs0 not mounted") {
 		t.Fatalf("resp = %+v", resp)
 	}
