@@ -20,8 +20,8 @@ import (
 	"github.com/provadev/prova/lab/labtest"
 )
 
-// prova runs the CLI in-process and returns its exit status and output.
-func prova(t *testing.T, args ...string) (int, string) {
+// provaCLI runs the CLI in-process and returns its exit status and output.
+func provaCLI(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	rc := cli.Main(append(args, "--color", "never"), strings.NewReader(""), &out, &errb)
@@ -93,7 +93,7 @@ step "shell" "maintenance" {
 	if !strings.HasSuffix(st.Holder.Runbook, "hold.hcl") || st.Holder.RunID == "" || !strings.Contains(st.Holder.User, "@") {
 		t.Fatalf("holder %+v", st.Holder)
 	}
-	rc, out := prova(t, "lock", "status", "-i", inv, "--ssh-config", "none")
+	rc, out := provaCLI(t, "lock", "status", "-i", inv, "--ssh-config", "none")
 	if rc != 0 || !strings.Contains(out, "HELD by "+st.Holder.User+", run "+st.Holder.RunID) {
 		t.Fatalf("lock status: %d\n%s", rc, out)
 	}
@@ -101,7 +101,7 @@ step "shell" "maintenance" {
 	// Admin B is refused before any change.
 	common := []string{"-i", inv, "--record-dir", runs, "--ssh-config", "none", "--var", `verbs_ports=["mlx5_0/1"]`, "--var", "restart_poll=200ms"}
 	before := audit(t, l)
-	rc, out = prova(t, append([]string{"apply", "gpfs-verbs-rdma.hcl"}, common...)...)
+	rc, out = provaCLI(t, append([]string{"apply", "gpfs-verbs-rdma.hcl"}, common...)...)
 	if rc != 1 || !strings.Contains(out, "another prova run holds the cluster lock gpfs01:/var/adm/ras/prova-cluster.lock: "+st.Holder.User+", run "+st.Holder.RunID) {
 		t.Fatalf("second apply: exit %d\n%s", rc, out)
 	}
@@ -122,7 +122,7 @@ step "shell" "maintenance" {
 	}
 	h.Release()
 
-	rc, out = prova(t, append([]string{"apply", "gpfs-verbs-rdma.hcl"}, common...)...)
+	rc, out = provaCLI(t, append([]string{"apply", "gpfs-verbs-rdma.hcl"}, common...)...)
 	if rc != 0 || !strings.Contains(out, "Cluster lock: held on gpfs01:/var/adm/ras/prova-cluster.lock") {
 		t.Fatalf("apply after the holder died: exit %d\n%s", rc, out)
 	}
@@ -135,7 +135,7 @@ step "shell" "maintenance" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc, out = prova(t, "lock", "break", "-i", inv, "--ssh-config", "none", "--yes")
+	rc, out = provaCLI(t, "lock", "break", "-i", inv, "--ssh-config", "none", "--yes")
 	if rc != 0 || !strings.Contains(out, "broken by ") {
 		t.Fatalf("lock break: %d\n%s", rc, out)
 	}
@@ -150,7 +150,7 @@ step "shell" "maintenance" {
 		}
 	}
 	h.Release()
-	rc, out = prova(t, "lock", "status", "-i", inv, "--ssh-config", "none")
+	rc, out = provaCLI(t, "lock", "status", "-i", inv, "--ssh-config", "none")
 	if rc != 0 || !strings.Contains(out, ": free") || !strings.Contains(out, "broken by ") {
 		t.Fatalf("lock status after break: %d\n%s", rc, out)
 	}
@@ -173,7 +173,7 @@ step "shell" "change" {
 }
 `), 0o644)
 	args := []string{"apply", rb, "-i", l.InventoryPath(), "--record-dir", runs, "--ssh-config", "none", "--lock-host", "gpfs02"}
-	rc, out := prova(t, args...)
+	rc, out := provaCLI(t, args...)
 	if rc != 1 || !strings.Contains(out, "cluster lock host gpfs02") || !strings.Contains(out, "nothing was changed (--allow-unlocked applies without the lock)") {
 		t.Fatalf("apply with the lock host down: exit %d\n%s", rc, out)
 	}
@@ -181,7 +181,7 @@ step "shell" "change" {
 		t.Fatalf("the change ran unlocked: %q", got)
 	}
 	runs2 := filepath.Join(work, "runs2")
-	rc, out = prova(t, append(args, "--allow-unlocked", "--record-dir", runs2)...)
+	rc, out = provaCLI(t, append(args, "--allow-unlocked", "--record-dir", runs2)...)
 	if rc != 0 || !strings.Contains(out, "applying WITHOUT the cluster lock (--allow-unlocked)") {
 		t.Fatalf("apply --allow-unlocked: exit %d\n%s", rc, out)
 	}
