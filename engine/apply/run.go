@@ -180,6 +180,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		}
 	}
 	out.Planned = r.planned
+	r.releaseLock()
 	obs.Observe(event.RunFinished{RunID: r.opts.RunID, Mode: string(r.opts.Mode), Hosts: out.Hosts,
 		Failed: out.Failed, Changes: out.Changes, WouldFail: out.WouldFail, Duration: time.Since(start), Time: time.Now()})
 	return out, nil
