@@ -178,6 +178,9 @@ type session struct {
 	models map[string]*model.Node
 	now    time.Time
 	logs   *logs
+	// joining: daemons of nodes joining the cluster start (faults that
+	// hit a restart do not apply).
+	joining bool
 }
 
 // open loads the cluster state, creating or extending it from the node
@@ -298,9 +301,11 @@ func (s *session) sync() bool {
 		}
 	}
 	// Joining daemons came up before this command: active already.
+	s.joining = true
 	for _, name := range names {
 		s.start(name, s.now.Add(-c.Settle-time.Second))
 	}
+	s.joining = false
 	s.markReady()
 	return true
 }
