@@ -237,37 +237,3 @@ func mustAbs(t *testing.T, p string) string {
 	}
 	return a
 }
-
-// 12.4: a node that does not come back from its restart halts the
-// rollout: no further wave starts, the step fails naming it, the nodes not
-// restarted stay pending.
-func TestLabNodeThatStaysDownHaltsTheRollout(t *testing.T) {
-	l := labtest.Start(t, 0, writeScenario(t, `
-cluster {
-  name    = "lab.prova"
-  servers = 2
-  nodes   = 4
-}
-node "gpfs03" {
-  faults {
-    gpfs_no_restart = true
-  }
-}
-`))
-	r := runbooktest.Run(t, l, rdmaRunbook, runbooktest.Options{Vars: append([]string{"restart_wait=3s", "restart_poll=200ms"}, settle...)})
-	if !r.Outcome.Failed {
-		t.Fatalf("the rollout went on:\n%s", r.Describe())
-	}
-	var msg string
-	for _, f := range r.Finished("restart") {
-		msg = f.Message
-	}
-	if !strings.Contains(msg, "not active after 3s: gpfs03 is down") || !strings.Contains(msg, "not restarted (still pending): gpfs04, gpfs01, gpfs02") {
-		t.Fatalf("restart step: %q\n%s", msg, r.Describe())
-	}
-	for _, e := range adminSeq(t, l, "gpfs01") {
-		if strings.Contains(e.Command, "mmshutdown") && !slices.Equal(nodesOf(e.Command), []string{"gpfs03"}) {
-			t.Errorf("a wave started after gpfs03 did not come back: %s", e.Command)
-		}
-	}
-}
