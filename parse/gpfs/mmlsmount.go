@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Mounts is the output of mmlsmount all -L: where each file system is
@@ -65,6 +66,9 @@ func (m *Mounts) On(node string) []string {
 // output was cut.
 func ParseMmlsmount(data []byte) (*Mounts, error) {
 	const tool = "mmlsmount"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	out := &Mounts{FileSystems: []FSMounts{}}
 	check := func() *parse.Error {
 		if k := len(out.FileSystems); k > 0 {
@@ -75,7 +79,7 @@ func ParseMmlsmount(data []byte) (*Mounts, error) {
 		}
 		return nil
 	}
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "mmlsmount:") {
 			continue

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // NSDs is the output of mmlsnsd: which nodes serve which NSD.
@@ -63,11 +64,14 @@ func (n *NSDs) ServedBy(node string) []NSD {
 // gives an empty result.
 func ParseMmlsnsd(data []byte) (*NSDs, error) {
 	const tool = "mmlsnsd"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
 	out := &NSDs{Disks: []NSD{}}
 	form := ""
 	index := map[string]int{}
 	hasVol := false
-	for i, raw := range splitLines(data) {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		switch {
 		case line == "" || strings.Trim(line, "-") == "":
