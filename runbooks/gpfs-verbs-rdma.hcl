@@ -83,6 +83,7 @@ step "gpfs_restart" "recover" {
   hosts               = local.admin
   run_once            = true
   nodes               = []
+  timeout             = var.restart_timeout
   max_wait            = var.restart_wait
   interval            = var.restart_poll
   max_fail_percentage = 0
