@@ -15,7 +15,9 @@ func (l *Lab) writeClientFiles() error {
 	var inv, kh, cfg strings.Builder
 	fmt.Fprintf(&inv, "# Written by prova lab for cluster %q; rewritten on expand.\n", l.sc.Name)
 	inv.WriteString("defaults {\n  user = \"root\"\n  identity_file = \"id_ed25519\"        # relative to the inventory file\n" +
-		"  known_hosts = \"known_hosts\"\n  strict_host_key_checking = \"yes\"\n}\n")
+		"  known_hosts = \"known_hosts\"\n  strict_host_key_checking = \"yes\"\n" +
+		"  # apply's cluster lock, in a directory each node has of its own\n" +
+		"  vars = { prova_lock_path = \"/var/adm/ras/prova-cluster.lock\" }\n}\n")
 	for _, n := range l.nodes {
 		quoted := make([]string, len(n.model.Groups))
 		for i, g := range n.model.Groups {

@@ -48,6 +48,10 @@ func writeNodeFiles(nodeDir, labDir, binary string, n *model.Node, table *sim.Ta
 	}
 	if slices.Contains(n.FileSystems, "gpfs") {
 		files["var/adm/ras/mmfs.log.latest"] = ""
+		// gpfs_restart's marker of the wave in flight lives here
+		if err := os.MkdirAll(filepath.Join(nodeDir, "root", "var", "mmfs", "tmp"), 0o755); err != nil {
+			return fmt.Errorf("node %s: %w", n.Name, err)
+		}
 	}
 	if n.Ceph != nil {
 		files["etc/ceph/ceph.conf"] = n.Ceph.Conf()

@@ -35,7 +35,7 @@ variable "pagepool" {
 variable "restart_mode" {
   type        = string
   default     = "rolling"
-  description = "rolling: one node at a time, never more than one quorum node down; cluster: mmshutdown -a, mmstartup -a"
+  description = "rolling: in waves that never take both servers of an NSD nor quorum down; cluster: mmshutdown -a, mmstartup -a"
   validation {
     condition     = contains(["rolling", "cluster"], var.restart_mode)
     error_message = "restart_mode must be \"rolling\" or \"cluster\"."
@@ -46,6 +46,12 @@ variable "admin_node" {
   type        = string
   default     = ""
   description = "node that runs mmchconfig and the restarts; default the first host of group gpfs (else of the inventory)"
+}
+
+variable "restart_batch" {
+  type        = string
+  default     = "10%"
+  description = "rolling: nodes that are neither quorum, manager nor NSD server restart this many at once (a number or a share such as \"10%\")"
 }
 
 variable "restart_wait" {
@@ -67,6 +73,21 @@ variable "restart_poll" {
 locals {
   admin       = var.admin_node != "" ? var.admin_node : try(group.gpfs[0], inventory.hosts[0])
   verbs_ports = join(" ", var.verbs_ports)
+}
+
+# --- recover: nodes an interrupted run took down (named in gpfs_restart's
+# marker on the admin node) are started before anything else, so that a
+# run killed mid-restart never leaves a node down; nothing to do otherwise ---
+
+step "gpfs_restart" "recover" {
+  hosts               = local.admin
+  run_once            = true
+  nodes               = []
+  timeout             = var.restart_timeout
+  max_wait            = var.restart_wait
+  interval            = var.restart_poll
+  max_fail_percentage = 0
+  tags                = ["restart"]
 }
 
 include "preflight" {
@@ -101,6 +122,7 @@ step "gpfs_restart" "restart" {
   run_once            = true
   mode                = var.restart_mode
   nodes               = [for h, r in per_host.config : h if r.restart_pending]
+  batch               = var.restart_batch
   max_wait            = var.restart_wait
   interval            = var.restart_poll
   timeout             = var.restart_timeout

@@ -92,9 +92,11 @@ func (w *Workload) runbook() string {
 
 func (w *Workload) inventory() string {
 	var b strings.Builder
+	// The hosts run commands on this machine: apply's cluster lock stays
+	// in the workload's directory.
 	fmt.Fprintf(&b, "defaults {\n  user                     = %q\n  identity_file            = %q\n"+
-		"  known_hosts              = %q\n  strict_host_key_checking = \"yes\"\n}\n",
-		w.Lab.User, w.Lab.KeyFile, w.Lab.KnownHosts)
+		"  known_hosts              = %q\n  strict_host_key_checking = \"yes\"\n  vars = { prova_lock_path = %q }\n}\n",
+		w.Lab.User, w.Lab.KeyFile, w.Lab.KnownHosts, filepath.Join(w.Dir, "cluster.lock"))
 	for _, h := range w.Hosts {
 		fmt.Fprintf(&b, "\nhost %q {\n  address = %q\n  port    = %d\n}\n", h.Name, h.Addr, h.Port)
 	}

@@ -34,8 +34,10 @@ func newFaultLab(t *testing.T) *faultLab {
 	write(t, filepath.Join(dir, "id_ed25519"), string(key), 0o600)
 	write(t, filepath.Join(dir, "known_hosts"), s.KnownHostsLine()+"\n", 0o600)
 	inv := filepath.Join(dir, "inventory.hcl")
-	write(t, inv, fmt.Sprintf("defaults {\n  user = \"root\"\n  identity_file = \"id_ed25519\"\n  known_hosts = \"known_hosts\"\n  connect_timeout = \"5s\"\n}\n"+
-		"host \"n1\" {\n  address = \"127.0.0.1\"\n  port = %d\n}\n", s.Port), 0o644)
+	// The SSH server runs commands on this machine: apply's cluster lock
+	// stays in dir.
+	write(t, inv, fmt.Sprintf("defaults {\n  user = \"root\"\n  identity_file = \"id_ed25519\"\n  known_hosts = \"known_hosts\"\n  connect_timeout = \"5s\"\n  vars = { prova_lock_path = %q }\n}\n"+
+		"host \"n1\" {\n  address = \"127.0.0.1\"\n  port = %d\n}\n", filepath.Join(dir, "cluster.lock"), s.Port), 0o644)
 	return &faultLab{dir: dir, inv: inv}
 }
 

@@ -60,7 +60,7 @@ step "shell" "after" {
 
 	cmd := exec.Command(bin, "apply", "rb.hcl", "-i", "inv.hcl", "--var", "work="+work, "--color", "never", "--ssh-config", "none")
 	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "HOME="+work, "SSH_AUTH_SOCK=")
+	cmd.Env = append(os.Environ(), "HOME="+work, "SSH_AUTH_SOCK=", "PROVA_LOCK_PATH="+filepath.Join(work, "cluster.lock"))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

@@ -38,17 +38,20 @@ func TestSensitiveValueNeverLeaks(t *testing.T) {
 	}
 	write("id_ed25519", string(key))
 	write("known_hosts", srv.KnownHostsLine()+"\n")
+	// The SSH server runs commands on this machine: apply's cluster lock
+	// stays in dir (prova_lock_path).
 	inv := write("inventory.hcl", fmt.Sprintf(`defaults {
   user            = "root"
   identity_file   = "id_ed25519"
   known_hosts     = "known_hosts"
   connect_timeout = "5s"
+  vars            = { prova_lock_path = %q }
 }
 host "n1" {
   address = "127.0.0.1"
   port    = %d
 }
-`, srv.Port))
+`, filepath.Join(dir, "cluster.lock"), srv.Port))
 	rb := write("rb.hcl", `
 variable "token" {
   type      = string

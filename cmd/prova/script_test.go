@@ -59,6 +59,9 @@ func TestScript(t *testing.T) {
 			env.Setenv("HOME", w)
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("SSH_AUTH_SOCK", "")
+			// The SSH servers run commands on this machine: keep the
+			// cluster lock of each script in its own work directory.
+			env.Setenv("PROVA_LOCK_PATH", filepath.Join(w, "cluster.lock"))
 			if err := os.WriteFile(filepath.Join(w, "id_ed25519"), key, 0o600); err != nil {
 				return err
 			}

@@ -75,6 +75,8 @@ func logSize(log string) int {
 func TestRealSSHD(t *testing.T) {
 	dir := t.TempDir()
 	c, log := realSSHD(t, 4, dir)
+	// sshd runs commands on this machine: the cluster lock stays in dir.
+	t.Setenv("PROVA_LOCK_PATH", filepath.Join(dir, "cluster.lock"))
 	work := filepath.Join(dir, "work")
 	os.Mkdir(work, 0o755)
 

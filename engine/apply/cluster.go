@@ -65,6 +65,13 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 			actx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
+		first := req.Order[0]
+		if _, err := r.lockFor(actx, s, module.PlanRequest{Host: req.Hosts[first], Args: req.Args, BaseDir: req.BaseDir}); err != nil {
+			for _, h := range req.Order {
+				outcomes[h] = outcome{status: event.Failed, message: err.Error()}
+			}
+			return r.finishCluster(s, m, batch, outcomes, start)
+		}
 		resps, err := cm.ApplyCluster(actx, req)
 		for _, h := range req.Order {
 			switch resp, ok := resps[h]; {

@@ -157,9 +157,13 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 	if _, refusal := r.destructive(s, m, args, h.Name()); refusal != "" {
 		return outcome{status: event.Failed, message: refusal}
 	}
+	planned, err := r.lockFor(actx, s, module.PlanRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir})
+	if err != nil {
+		return outcome{status: event.Failed, message: err.Error()}
+	}
 	hb := r.startHeartbeat(s.ID(), h.Name(), timeout)
 	resp, err := module.CallApply(actx, s.Module, module.ApplyRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir,
-		Progress: hb.report})
+		Progress: hb.report, Planned: planned})
 	hb.stop()
 	if err != nil {
 		switch {

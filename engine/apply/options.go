@@ -63,6 +63,9 @@ type Options struct {
 	// the message when it runs out ("--step-timeout", ...).
 	StepTimeout     time.Duration
 	StepTimeoutFrom string
+	// Lock, when set, is taken before the first change and held to the
+	// end of the run (apply mode only); see Lock.
+	Lock Lock
 }
 
 // DefaultStepTimeout bounds each attempt of a step when neither the step,

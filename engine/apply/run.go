@@ -56,6 +56,10 @@ type Runner struct {
 
 	evalMu sync.Mutex
 	evals  map[string]*stepEval // by step name, made by stepEval
+
+	lockMu  sync.Mutex
+	held    HeldLock
+	lockErr error
 }
 
 // New prepares a run. The scope must have its locals set.
@@ -96,6 +100,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	obs.Observe(event.RunStarted{RunID: r.opts.RunID, Mode: string(r.opts.Mode), Runbook: r.prog.Runbook.Path,
 		Hosts: r.inv.Names(), Steps: stepIDs, Time: start, FailRule: FailRule()})
 
+	defer r.releaseLock()
 	out := &Outcome{}
 	var halfDone []string
 	var abort stop
@@ -125,6 +130,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 			out.Diagnostics = append(out.Diagnostics, diags...)
 			halfDone = append(halfDone, half...)
 			i = j
+			st = r.lockStop(st)
 			if st.stops() {
 				abort = st
 				break
@@ -136,6 +142,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 			if half {
 				halfDone = append(halfDone, s.ID())
 			}
+			st = r.lockStop(st)
 			i++
 			if st.stops() {
 				abort = st
@@ -173,6 +180,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		}
 	}
 	out.Planned = r.planned
+	r.releaseLock()
 	obs.Observe(event.RunFinished{RunID: r.opts.RunID, Mode: string(r.opts.Mode), Hosts: out.Hosts,
 		Failed: out.Failed, Changes: out.Changes, WouldFail: out.WouldFail, Duration: time.Since(start), Time: time.Now()})
 	return out, nil

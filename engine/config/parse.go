@@ -224,7 +224,13 @@ func decodeFile(rb *Runbook, f *hcl.File) hcl.Diagnostics {
 }
 
 func decodeRunbookBlock(rb *Runbook, b *hcl.Block) hcl.Diagnostics {
-	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}, {Name: "baseline"}, {Name: "keep_runs"}, {Name: "step_timeout"}}})
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}, {Name: "strategy"}, {Name: "baseline"}, {Name: "keep_runs"}, {Name: "step_timeout"}, {Name: "lock_host"}, {Name: "lock_path"}}})
+	if a, ok := content.Attributes["lock_host"]; ok {
+		rb.LockHost = a.Expr
+	}
+	if a, ok := content.Attributes["lock_path"]; ok {
+		rb.LockPath = a.Expr
+	}
 	lit := func(name string) (string, bool) {
 		a, ok := content.Attributes[name]
 		if !ok {

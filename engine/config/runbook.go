@@ -33,9 +33,14 @@ type Runbook struct {
 	// StepTimeout bounds each attempt of every step that sets no timeout
 	// of its own (0: not set; --step-timeout overrides it).
 	StepTimeout time.Duration
-	Variables   []*Variable
-	Locals      []*Local
-	Steps       []*Step
+	// LockHost and LockPath, when set, name where apply takes the cluster
+	// lock (expressions over var, local, group and inventory, evaluated by
+	// the caller); nil when absent.
+	LockHost  hcl.Expression
+	LockPath  hcl.Expression
+	Variables []*Variable
+	Locals    []*Local
+	Steps     []*Step
 
 	includes     []*Include
 	readIncludes bool

@@ -217,6 +217,16 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
+// Lock: the run's cluster lock was acquired, refused or released.
+type Lock struct {
+	Action  string `json:"action"` // acquired, refused, released, skipped
+	Step    string `json:"step,omitempty"`
+	Where   string `json:"where,omitempty"` // host:path
+	Message string `json:"message,omitempty"`
+}
+
+func (Lock) Kind() string { return "lock" }
+
 func (RunStarted) Kind() string   { return "run_started" }
 func (StepStarted) Kind() string  { return "step_started" }
 func (HostStarted) Kind() string  { return "host_started" }
@@ -260,6 +270,8 @@ func Value(e Event) Event {
 	case *RunFinished:
 		return *p
 	case *Warning:
+		return *p
+	case *Lock:
 		return *p
 	}
 	return e

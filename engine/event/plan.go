@@ -66,4 +66,7 @@ const (
 	// AbortHalted: the caller asked the run to stop (the run record can no
 	// longer be written).
 	AbortHalted AbortCause = "halted"
+	// AbortLocked: another run holds the cluster lock (or it could not be
+	// taken) before the first change.
+	AbortLocked AbortCause = "lock_refused"
 )

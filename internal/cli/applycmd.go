@@ -10,6 +10,7 @@ import (
 	"github.com/provadev/prova/engine/config"
 	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/program"
+	"github.com/provadev/prova/internal/clusterlock"
 )
 
 func (a *app) applyCmd() *cobra.Command {
@@ -105,6 +106,9 @@ EXIT STATUS
 	}
 	f.add(cmd)
 	cmd.Flags().StringVar(&f.baseline, "baseline", "", "compare every measured value with this earlier run (run ID, run directory, or a report.json kept in the repository); a regression beyond the threshold profile's tolerance fails")
+	cmd.Flags().StringVar(&f.lock.host, "lock-host", "", "inventory host that keeps the cluster lock (default: the runbook's lock_host, the inventory's prova_lock_host, the first host of group gpfs, else the first host)")
+	cmd.Flags().StringVar(&f.lock.path, "lock-path", "", "lock file on the lock host (default: the runbook's lock_path, the inventory's prova_lock_path, else "+clusterlock.DefaultPath+")")
+	cmd.Flags().BoolVar(&f.lock.allowUnlocked, "allow-unlocked", false, "when the lock host cannot be reached, apply without the cluster lock (said in the console and kept in the run record)")
 	cmd.Flags().BoolVar(&f.onlyNew, "only-new", false, "with --baseline: run only on the hosts the baseline has not seen (re-acceptance right after an expansion)")
 	return cmd
 }

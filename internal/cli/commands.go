@@ -13,6 +13,7 @@ func (a *app) commands() []*cobra.Command {
 		a.parseCmd(),
 		a.collectCmd(),
 		a.modulesCmd(),
+		a.lockCmd(),
 		a.labCmd(),
 		a.reportCmd(),
 		a.versionCmd(),

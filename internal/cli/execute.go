@@ -100,8 +100,18 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 	if err != nil {
 		return err
 	}
+	var lock apply.Lock
+	if x.mode == apply.ModeApply {
+		if lock, err = a.applyLock(x, tr, runID, observers); err != nil {
+			if rec != nil {
+				_ = rec.Close("refused")
+			}
+			return err
+		}
+	}
 	runner := apply.New(x.l.prog, x.l.scope, x.l.inv, apply.Options{
 		AllowDestructive: allow,
+		Lock:             lock,
 		StepTimeout:      timeout, StepTimeoutFrom: timeoutFrom,
 		Strategy: strategy,
 		Mode:     x.mode, RunID: runID, Forks: x.f.forks, Host: tr.Host, Become: tr.Become,

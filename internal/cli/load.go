@@ -51,6 +51,7 @@ type runFlags struct {
 	// allowDestructive is --allow-destructive's host pattern ("" = none).
 	allowDestructive string
 	stepTimeout      string
+	lock             lockFlags
 }
 
 func (f *runFlags) addVarFlags(cmd *cobra.Command) {

@@ -137,6 +137,8 @@ func (c *Console) Observe(e event.Event) {
 		c.emit(c.hostCol(e.Host) + "  " + c.st.failed.Sprint("dropped from the run") + ": " + c.text(e.Reason))
 	case event.Warning:
 		c.warning(e)
+	case event.Lock:
+		c.lock(e)
 	case event.Aborted:
 		c.abort(e)
 	case event.RunFinished:

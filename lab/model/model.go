@@ -108,6 +108,10 @@ type Faults struct {
 	// HangOn is a regular expression: a matching command never returns
 	// until the client gives up.
 	HangOn string `json:"hang_on,omitempty"`
+	// GPFSNoRestart: the GPFS daemon runs when the lab starts, but once
+	// stopped it does not come back (mmstartup succeeds, mmfsd dies while
+	// initializing; mmgetstate shows down).
+	GPFSNoRestart bool `json:"gpfs_no_restart,omitempty"`
 }
 
 // FileName is the model's file name inside a node directory.

@@ -257,6 +257,7 @@ func applyFaults(body hcl.Body, f *model.Faults) hcl.Diagnostics {
 			fmt.Sprintf(`pagepool_register_limit must be a size like "4G" or "512M"; got %q.`, f.PagepoolRegisterLimit)))
 	}
 	a.boolean("ssh_down", &f.SSHDown, &diags)
+	a.boolean("gpfs_no_restart", &f.GPFSNoRestart, &diags)
 	a.duration("handshake_delay", &f.HandshakeDelay, &diags)
 	a.duration("drop_after", &f.DropAfter, &diags)
 	for _, name := range []string{"drop_on", "hang_on"} {

@@ -40,5 +40,5 @@ var gpuSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 var faultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "rdma_connect"}, {Name: "ssh_down"}, {Name: "handshake_delay"},
 	{Name: "verbs_conn_layout"}, {Name: "pagepool_register_limit"},
-	{Name: "drop_on"}, {Name: "drop_after"}, {Name: "hang_on"},
+	{Name: "drop_on"}, {Name: "drop_after"}, {Name: "hang_on"}, {Name: "gpfs_no_restart"},
 }}

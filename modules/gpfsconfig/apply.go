@@ -61,6 +61,14 @@ func (*Config) Apply(ctx context.Context, req module.ApplyRequest) (module.Apply
 	resp.Evidence = map[string]string{"mmlsconfig -Y": cfgRaw, "mmdiag --config -Y": diagRaw}
 	o := Compare(cfg, diag, node, a.NodeClasses, a.Attributes)
 	o.Running = running
+	if !running {
+		// A daemon that is down has no effective values: whatever is
+		// configured is not in effect, so the node counts as pending and
+		// the restart step starts it (a node an interrupted restart left
+		// down is found this way too).
+		o.Pending = append([]string{}, a.Attributes...)
+		o.Restart = true
+	}
 	resp.Outputs, err = module.Encode(o, outputsType)
 	if err != nil {
 		return resp, err
@@ -68,7 +76,7 @@ func (*Config) Apply(ctx context.Context, req module.ApplyRequest) (module.Apply
 	check := module.Check{Name: "configuration in effect on " + node, Threshold: "configured = effective", Verdict: "pass"}
 	switch {
 	case !running:
-		resp.Message = fmt.Sprintf("GPFS daemon is not running on %s (%s): no effective configuration; the configured values apply when it starts", h.Name(), down)
+		resp.Message = fmt.Sprintf("GPFS daemon is not running on %s (%s): no configured value is in effect; restart pending (the restart step starts it)", h.Name(), down)
 		check.Measured, check.Verdict, check.Message = "daemon not running", "warn", resp.Message
 	case o.Restart:
 		var d []string

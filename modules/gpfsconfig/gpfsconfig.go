@@ -69,8 +69,8 @@ func (*Config) Doc() module.Doc {
 			"node":            "The GPFS node name the configured values were resolved for (the inventory name when no section names a node).",
 			"configured":      "Attribute -> configured value for this node; an unset verbsRdma, verbsRdmaSend or verbsPorts shows its default (disable, no, \"\"), other unset attributes \"\".",
 			"effective":       "Attribute -> value the running daemon uses (mmdiag --config; the default for verbsRdma, verbsRdmaSend and verbsPorts when mmdiag does not print them); empty when the daemon is not running.",
-			"pending":         "Attributes whose configured value differs from the effective one (sizes compare as bytes: 4G = 4294967296).",
-			"restart_pending": "True when pending is not empty: the daemon must restart for the configuration to take effect.",
+			"pending":         "Attributes whose configured value differs from the effective one (sizes compare as bytes: 4G = 4294967296); every compared attribute when the daemon is down.",
+			"restart_pending": "True when pending is not empty: the daemon must restart (or, when it is down, start) for the configuration to take effect.",
 			"daemon_running":  "False when mmdiag could not reach the daemon.",
 		},
 		Example: `step "gpfs_config" "config" {

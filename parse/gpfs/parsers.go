@@ -13,6 +13,8 @@ func Parsers() []parse.Parser {
 		{Name: "mmgetstate", Command: "mmgetstate -a", Parse: parse.Typed(ParseMmgetstate)},
 		{Name: "mmgetstate-y", Command: "mmgetstate -Y", Parse: parse.Typed(ParseMmgetstateY)},
 		{Name: "mmlscluster", Command: "mmlscluster", Parse: parse.Typed(ParseMmlscluster)},
+		{Name: "mmlsnsd", Command: "mmlsnsd", Parse: parse.Typed(ParseMmlsnsd)},
+		{Name: "mmlsmount", Command: "mmlsmount all -L", Parse: parse.Typed(ParseMmlsmount)},
 		{Name: "mmfsadm-verbs-status", Command: "mmfsadm test verbs status", Parse: parse.Typed(ParseVerbsStatus)},
 		{Name: "mmfsadm-verbs-conn", Command: "mmfsadm test verbs conn", Parse: parse.Typed(ParseVerbsConn)},
 		{Name: "mmdiag-verbs-y", Command: "mmdiag --verbs -Y (unverified format)", Parse: parse.Typed(ParseMmdiagVerbsY)},

@@ -22,12 +22,15 @@ locals {
 }
 
 # --- preflight: read-only; every node is checked. With preflight_max_fail
-# = 0 (gpfs-verbs-rdma.hcl) any failure stops the run before a change. ---
+# = 0 (gpfs-verbs-rdma.hcl) any failure stops the run before a change,
+# and so does a node that cannot be reached: the facts steps count an
+# unreachable host as a failed one. ---
 
 step "rdma_ports" "ports" {
-  hosts   = local.gpfs_nodes
-  require = var.verbs_ports
-  tags    = ["facts"]
+  hosts               = local.gpfs_nodes
+  require             = var.verbs_ports
+  max_fail_percentage = var.preflight_max_fail
+  tags                = ["facts"]
 }
 
 step "assert" "ports_active" {
@@ -40,8 +43,9 @@ step "assert" "ports_active" {
 }
 
 step "ofed" "ofed" {
-  hosts = local.gpfs_nodes
-  tags  = ["facts"]
+  hosts               = local.gpfs_nodes
+  max_fail_percentage = var.preflight_max_fail
+  tags                = ["facts"]
 }
 
 step "assert" "ofed_installed" {
@@ -61,4 +65,29 @@ step "assert" "ofed_same" {
   on_failure          = "continue"
   max_fail_percentage = var.preflight_max_fail
   tags                = ["preflight"]
+}
+
+# --- cluster health: every quorum node and NSD server (inventory groups
+# quorum and nsd_servers, when the inventory has them) runs its daemon;
+# otherwise nothing is changed or restarted. gpfs_restart checks the same
+# with mmgetstate before it restarts anything, whatever the groups. ---
+
+step "gpfs_config" "state" {
+  hosts               = local.gpfs_nodes
+  max_fail_percentage = var.preflight_max_fail
+  tags                = ["facts"]
+}
+
+step "assert" "cluster_healthy" {
+  hosts               = local.gpfs_nodes
+  run_once            = true
+  condition           = alltrue([for h in local.core_nodes : try(per_host.state[h].daemon_running, false)])
+  error_message       = "quorum nodes and NSD servers must be reachable and running first; not running: ${join(", ", [for h in local.core_nodes : h if !try(per_host.state[h].daemon_running, false)])}"
+  on_failure          = "continue"
+  max_fail_percentage = var.preflight_max_fail
+  tags                = ["preflight"]
+}
+
+locals {
+  core_nodes = distinct(concat(try(group.quorum, []), try(group.nsd_servers, [])))
 }

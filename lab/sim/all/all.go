@@ -31,6 +31,6 @@ func Table() (*sim.Table, error) {
 		bench.IbWriteLat(),
 		bench.IbWriteBw(),
 		gds.Tool(),
-		gpfs.Mmlscluster(), gpfs.Mmchconfig(), gpfs.Mmlsconfig(), gpfs.Mmdiag(), gpfs.Mmgetstate(), gpfs.Mmstartup(), gpfs.Mmshutdown(), gpfs.Mmfsadm(),
+		gpfs.Mmlscluster(), gpfs.Mmchconfig(), gpfs.Mmlsconfig(), gpfs.Mmdiag(), gpfs.Mmgetstate(), gpfs.Mmstartup(), gpfs.Mmshutdown(), gpfs.Mmfsadm(), gpfs.Mmlsnsd(), gpfs.Mmlsmount(),
 	)
 }

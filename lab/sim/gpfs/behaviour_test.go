@@ -74,7 +74,8 @@ func TestEffectiveOnlyAfterRestart(t *testing.T) {
 }
 
 func TestArbitratingThenActive(t *testing.T) {
-	l := newFakeLab(t, "", 4) // quorum nodes: gpfs01, gpfs02 (need 2)
+	l := newFakeLab(t, "", 4)                              // quorum nodes: gpfs01, gpfs02 (need 2)
+	l.must("gpfs01", "mmchconfig tiebreakerDisks=DEFAULT") // node quorum without tiebreaker disks
 	l.must("gpfs01", "mmshutdown -a")
 	l.must("gpfs01", "mmstartup -N gpfs01,gpfs03")
 	l.now = l.now.Add(DefaultSettle)

@@ -20,6 +20,13 @@ func (s *session) start(name string, t time.Time) bool {
 		return false
 	}
 	m := s.models[name]
+	if m != nil && m.Faults.GPFSNoRestart && !s.joining {
+		s.logs.at(name, t)
+		s.logs.plain(name, "runmmfs starting")
+		s.logs.add(name, "E", "mmfsd initialization failed: Unable to start the GPFS daemon (scenario fault gpfs_no_restart)")
+		s.logs.plain(name, "mmfsd: daemon exited")
+		return true // the log changed; the daemon stays down
+	}
 	had := c.hasQuorum()
 	n.Started, n.StartedAt, n.Ready = true, t, false
 	if !had && c.hasQuorum() {

@@ -69,7 +69,11 @@ func runMmlsconfig(s *session) (int, bool) {
 		}
 	}
 	fs := "File systems in cluster " + c.Name + ":"
-	s.out("\n%s\n%s\n(none)\n", fs, strings.Repeat("-", len(fs)))
+	list := "(none)"
+	if len(c.nsds()) > 0 {
+		list = "/dev/" + FileSystem
+	}
+	s.out("\n%s\n%s\n%s\n", fs, strings.Repeat("-", len(fs)), list)
 	return 0, false
 }
 

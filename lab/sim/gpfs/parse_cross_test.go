@@ -113,3 +113,38 @@ func TestParsersReadSimulatorOutput(t *testing.T) {
 		t.Errorf("failed mmchconfig read as %+v", res)
 	}
 }
+
+// NSDs with a primary and a backup server, and the file system mounted on
+// the active nodes while every NSD has a server: read by the parsers.
+func TestParsersReadNSDsAndMounts(t *testing.T) {
+	l := newFakeLab(t, "cluster {\n  servers = 3\n  nodes = 5\n}\n", 5)
+	for _, cmd := range []string{"mmlsnsd", "mmlsnsd -L"} {
+		n, err := pg.ParseMmlsnsd([]byte(l.must("gpfs04", cmd).out))
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		if d, _ := n.Disk("nsd03"); len(n.Disks) != 3 || strings.Join(d.Servers, ",") != "gpfs03,gpfs01" || d.FileSystem != "gpfs0" {
+			t.Errorf("%s: %+v", cmd, n.Disks)
+		}
+	}
+	mounts := func() *pg.Mounts {
+		m, err := pg.ParseMmlsmount([]byte(l.must("gpfs05", "mmlsmount all -L").out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if m := mounts(); len(m.On("gpfs05")) != 1 || m.FileSystems[0].Count != 5 {
+		t.Errorf("all up: %+v", m)
+	}
+	l.must("gpfs01", "mmshutdown -N gpfs04")
+	if m := mounts(); m.MountedOn("gpfs0", "gpfs04") || !m.MountedOn("gpfs0", "gpfs05") {
+		t.Errorf("client down: %+v", m)
+	}
+	// nsd01 is served by gpfs01 and gpfs02: with both down nobody has the
+	// file system.
+	l.must("gpfs01", "mmshutdown -N gpfs01,gpfs02")
+	if m := mounts(); len(m.FileSystems) != 1 || m.FileSystems[0].Count != 0 {
+		t.Errorf("both servers of nsd01 down: %+v", m)
+	}
+}

@@ -123,7 +123,9 @@ func (c *Cluster) quorumNeeded() int {
 	return q/2 + 1
 }
 
-// hasQuorum reports whether enough quorum nodes run a daemon.
+// hasQuorum reports whether enough quorum nodes run a daemon: a majority,
+// or with tiebreaker disks (node quorum with tiebreaker disks) one quorum
+// node and a reachable disk.
 func (c *Cluster) hasQuorum() bool {
 	up := 0
 	for _, n := range c.Nodes {
@@ -131,7 +133,22 @@ func (c *Cluster) hasQuorum() bool {
 			up++
 		}
 	}
+	if c.tiebreaker() {
+		return up >= 1 && c.fsAvailable()
+	}
 	return up >= c.quorumNeeded()
+}
+
+// tiebreaker reports whether tiebreakerDisks is set cluster-wide.
+func (c *Cluster) tiebreaker() bool {
+	for _, st := range c.Stanzas {
+		for _, kv := range st.Attrs {
+			if st.Key == "" && kv.Attr == "tiebreakerDisks" && kv.Value != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // State is a node's GPFS state at time now: down, arbitrating or active.
@@ -161,6 +178,9 @@ type session struct {
 	models map[string]*model.Node
 	now    time.Time
 	logs   *logs
+	// joining: daemons of nodes joining the cluster start (faults that
+	// hit a restart do not apply).
+	joining bool
 }
 
 // open loads the cluster state, creating or extending it from the node
@@ -272,10 +292,20 @@ func (s *session) sync() bool {
 		}
 		c.Nodes = append(c.Nodes, Node{Name: name, Number: m.Index, Address: m.DataAddress, Quorum: q, Manager: q, Groups: m.Groups})
 	}
+	// A cluster with fewer than three quorum nodes needs tiebreaker disks
+	// (IBM's rule for two-node clusters; the real 2-node sample sets
+	// tiebreakerDisks to its first NSD).
+	if !c.tiebreaker() && s.countQuorum() < 3 {
+		if nsds := c.nsds(); len(nsds) > 0 {
+			c.set("", "tiebreakerDisks", nsds[0].name)
+		}
+	}
 	// Joining daemons came up before this command: active already.
+	s.joining = true
 	for _, name := range names {
 		s.start(name, s.now.Add(-c.Settle-time.Second))
 	}
+	s.joining = false
 	s.markReady()
 	return true
 }

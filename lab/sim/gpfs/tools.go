@@ -95,5 +95,5 @@ func yEncode(s string) string {
 
 // Tools returns every GPFS command of the package.
 func Tools() []sim.Tool {
-	return []sim.Tool{Mmlscluster(), Mmchconfig(), Mmlsconfig(), Mmdiag(), Mmgetstate(), Mmstartup(), Mmshutdown(), Mmfsadm()}
+	return []sim.Tool{Mmlscluster(), Mmchconfig(), Mmlsconfig(), Mmdiag(), Mmgetstate(), Mmstartup(), Mmshutdown(), Mmfsadm(), Mmlsnsd(), Mmlsmount()}
 }

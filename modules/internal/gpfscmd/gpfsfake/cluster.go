@@ -35,12 +35,25 @@ type Cluster struct {
 	StartPolls int
 	// NeverStarts lists nodes that stay "arbitrating" after mmstartup.
 	NeverStarts []string
+	// NSDs are the network shared disks (none: mmlsnsd finds no disks and
+	// there is no file system).
+	NSDs []NSD
+	// NeverMounts lists nodes that come back active without mounting.
+	NeverMounts []string
+	// Down lists nodes whose daemon is down from the start.
+	Down []string
+	// AfterAdmin, when set, is called after each mmshutdown or mmstartup
+	// took effect (outside the cluster's lock), with the command's words.
+	AfterAdmin func(words []string)
 
 	mu        sync.Mutex
 	state     map[string]string
 	polls     map[string]int
 	effective map[string]map[string]string
 	events    []string
+	marker    string
+	// mountPolls counts mmlsmount answers.
+	mountPolls int
 }
 
 // Attach installs the cluster's handlers on h, which is the node named
@@ -53,6 +66,9 @@ func (c *Cluster) Attach(h *moduletest.FakeHost) {
 			c.state[n.Name] = "active"
 			c.effective[n.Name] = c.resolved(n.Name)
 		}
+		for _, n := range c.Down {
+			c.state[n] = "down"
+		}
 	}
 	c.mu.Unlock()
 	self := h.Name()
@@ -61,8 +77,11 @@ func (c *Cluster) Attach(h *moduletest.FakeHost) {
 	h.Handle(`mmchconfig `, func(cmd string, _ []byte) moduletest.Reply { return c.mmchconfig(words(cmd)[1:]) })
 	h.Handle(`mmlscluster$`, func(string, []byte) moduletest.Reply { return moduletest.Reply{Stdout: c.mmlscluster()} })
 	h.Handle(`mmgetstate `, func(cmd string, _ []byte) moduletest.Reply { return c.mmgetstate(words(cmd)[1:]) })
-	h.Handle(`mmshutdown `, func(cmd string, _ []byte) moduletest.Reply { return c.setState(words(cmd), "down") })
-	h.Handle(`mmstartup `, func(cmd string, _ []byte) moduletest.Reply { return c.setState(words(cmd), "arbitrating") })
+	h.Handle(`mmlsnsd$`, func(string, []byte) moduletest.Reply { return c.mmlsnsd() })
+	h.Handle(`mmlsmount all -L$`, func(string, []byte) moduletest.Reply { return c.mmlsmount() })
+	h.Handle(`prova-restart\.inflight`, func(cmd string, _ []byte) moduletest.Reply { return c.markerCmd(cmd) })
+	h.Handle(`mmshutdown `, func(cmd string, _ []byte) moduletest.Reply { return c.admin(words(cmd), "down") })
+	h.Handle(`mmstartup `, func(cmd string, _ []byte) moduletest.Reply { return c.admin(words(cmd), "arbitrating") })
 	h.Handle(`^cat /proc/meminfo$`, func(string, []byte) moduletest.Reply {
 		kb := c.MemTotalKB
 		if kb == 0 {
@@ -70,6 +89,14 @@ func (c *Cluster) Attach(h *moduletest.FakeHost) {
 		}
 		return moduletest.Reply{Stdout: fmt.Sprintf("MemTotal:       %d kB\nMemFree:        %d kB\n", kb, kb/2)}
 	})
+}
+
+func (c *Cluster) admin(w []string, state string) moduletest.Reply {
+	r := c.setState(w, state)
+	if c.AfterAdmin != nil {
+		c.AfterAdmin(w)
+	}
+	return r
 }
 
 // Events returns the restart commands run, in order: "mmshutdown -N gpfs02",
