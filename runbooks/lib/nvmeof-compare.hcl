@@ -58,6 +58,18 @@ variable "bench_timeout" {
   default     = "15m"
 }
 
+variable "repeat" {
+  type        = number
+  default     = 3
+  description = "runs of each benchmark per transport; the comparison uses the medians and warns when they spread"
+}
+
+variable "nr_io_queues" {
+  type        = number
+  default     = 8
+  description = "I/O queues for both transports (nvme connect -i), so that neither gets more"
+}
+
 variable "seq_block_size" {
   type    = string
   default = "1M"
@@ -71,7 +83,7 @@ variable "line_rate_gbps" {
 
 variable "profile" {
   type    = string
-  default = "prova-default/1"
+  default = "prova-default/2"
 }
 
 variable "max_latency_ratio" {
@@ -150,8 +162,10 @@ include "transport" {
 
 step "compare" "rdma_vs_tcp" {
   hosts               = local.nvme_initiator
-  rdma                = step.bench_rdma
-  tcp                 = step.bench_tcp
+  lat_rdma            = step.lat_rdma
+  lat_tcp             = step.lat_tcp
+  rdma                = step.iops_rdma
+  tcp                 = step.iops_tcp
   seq_rdma            = step.seq_rdma
   seq_tcp             = step.seq_tcp
   line_rate_gbps      = var.line_rate_gbps != null ? var.line_rate_gbps : try(max(flatten([for d in step.nvme_ports.devices : [for p in d.ports : p.rate_gbps]])...), null)
