@@ -105,43 +105,12 @@ locals {
   nvme_initiator = var.initiator != null ? var.initiator : group.all[0]
 }
 
-# --- facts and discovery (read-only) ---
+# --- facts (read-only) ---
 
 step "rdma_ports" "nvme_ports" {
   hosts      = local.nvme_initiator
   on_failure = "continue"
   tags       = ["facts"]
-}
-
-step "nvme_discover" "discover_tcp" {
-  hosts      = local.nvme_initiator
-  transport  = "tcp"
-  address    = var.target_address
-  port       = var.target_port
-  on_failure = "continue"
-}
-
-step "nvme_discover" "discover_rdma" {
-  hosts      = local.nvme_initiator
-  transport  = "rdma"
-  address    = var.target_address
-  port       = var.target_port
-  on_failure = "continue"
-}
-
-step "assert" "offered" {
-  hosts      = local.nvme_initiator
-  on_failure = "continue"
-  check {
-    name          = "subsystem offered over TCP"
-    condition     = try(contains(step.discover_tcp.subsystems, var.nqn), false)
-    error_message = "${var.nqn} is not offered over TCP at ${var.target_address}: ${step.discover_tcp.message}"
-  }
-  check {
-    name          = "subsystem offered over RDMA"
-    condition     = try(contains(step.discover_rdma.subsystems, var.nqn), false)
-    error_message = "${var.nqn} is not offered over RDMA at ${var.target_address}: ${step.discover_rdma.message}"
-  }
 }
 
 # Start clean: a path left over TCP would make the RDMA run mixed.

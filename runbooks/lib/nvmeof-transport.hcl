@@ -1,6 +1,7 @@
 # One transport of the NVMe-oF comparison, included by nvmeof-compare.hcl
 # once per transport (for_each = ["tcp", "rdma"]): the steps below become
-# connect_tcp, path_tcp, lat_tcp, iops_tcp, seq_tcp, disconnect_tcp, then
+# discover_tcp, offered_tcp, connect_tcp, path_tcp, lat_tcp, iops_tcp,
+# seq_tcp, disconnect_tcp, then
 # the same with _rdma. The same benchmarks, switching only the transport,
 # with the same number of I/O queues (nvme-rdma caps them at the HCA's
 # completion vectors, nvme-tcp does not).
