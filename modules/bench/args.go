@@ -25,6 +25,17 @@ type args struct {
 	ExtraArgs     []string `cty:"extra_args"`
 	CPUCapture    bool     `cty:"cpu_capture"`
 	Repeat        int      `cty:"repeat"`
+	NUMANode      *int     `cty:"numa_node"`
+}
+
+// pinned prefixes argv with numactl when numa_node is set, so the
+// benchmark's threads and memory stay on the NIC's NUMA node.
+func (a args) pinned(argv []string) []string {
+	if a.NUMANode == nil {
+		return argv
+	}
+	n := strconv.Itoa(*a.NUMANode)
+	return append([]string{"numactl", "--cpunodebind=" + n, "--membind=" + n}, argv...)
 }
 
 // maxRepeat bounds repeat: each run takes the whole runtime.
@@ -33,6 +44,9 @@ const maxRepeat = 20
 func (a args) check() error {
 	if a.Threads < 1 || a.IODepth < 1 {
 		return fmt.Errorf("threads and iodepth must be at least 1 (got %d and %d)", a.Threads, a.IODepth)
+	}
+	if a.NUMANode != nil && (*a.NUMANode < 0 || *a.NUMANode > 1023) {
+		return fmt.Errorf("numa_node must be from 0 to 1023 (got %d)", *a.NUMANode)
 	}
 	if a.Repeat < 1 || a.Repeat > maxRepeat {
 		return fmt.Errorf("repeat must be from 1 to %d (got %d)", maxRepeat, a.Repeat)
@@ -143,6 +157,9 @@ func (a args) describe() string {
 	s := fmt.Sprintf("%s %s %s, %d threads x iodepth %d for %ds on %s", a.Tool, a.Mode, a.blockSize(), a.Threads, a.IODepth, rt, deref(a.Path))
 	if a.Repeat > 1 {
 		s += fmt.Sprintf(", %d times", a.Repeat)
+	}
+	if a.NUMANode != nil {
+		s += fmt.Sprintf(", pinned to NUMA node %d", *a.NUMANode)
 	}
 	return s
 }

@@ -48,7 +48,7 @@ var argTypes = map[string]cty.Type{
 	"tool": cty.String, "role": cty.String, "path": cty.String, "mode": cty.String, "block_size": cty.String,
 	"threads": cty.Number, "iodepth": cty.Number, "runtime": cty.String, "size": cty.String, "direct": cty.Bool,
 	"server_address": cty.String, "rdma_device": cty.String, "max_wait": cty.String,
-	"extra_args": cty.List(cty.String), "cpu_capture": cty.Bool, "repeat": cty.Number,
+	"extra_args": cty.List(cty.String), "cpu_capture": cty.Bool, "repeat": cty.Number, "numa_node": cty.Number,
 }
 
 var argDefaults = map[string]cty.Value{

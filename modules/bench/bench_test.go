@@ -179,3 +179,17 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+// numa_node pins the benchmark with numactl and rejects nonsense.
+func TestNUMAPinning(t *testing.T) {
+	a, err := decodeArgs(decode(t, NewBlock(), "tool = \"fio\"\npath = \"/dev/nvme1n1\"\nnuma_node = 1"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(a.pinned(fioArgv(a))[:4], " "); got != "numactl --cpunodebind=1 --membind=1 fio" {
+		t.Errorf("pinned argv starts %q", got)
+	}
+	if f := decodeDiags(t, NewBlock(), "tool = \"fio\"\npath = \"/x\"\nnuma_node = -1"); !strings.Contains(f, "numa_node must be from 0 to 1023") {
+		t.Errorf("diags %q", f)
+	}
+}

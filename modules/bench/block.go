@@ -33,6 +33,7 @@ func (*Block) Spec() hcldec.Spec {
 		"size":        attr("size", cty.String),
 		"direct":      withDefault(attr("direct", cty.Bool), argDefaults["direct"]),
 		"repeat":      withDefault(attr("repeat", cty.Number), argDefaults["repeat"]),
+		"numa_node":   attr("numa_node", cty.Number),
 		"extra_args":  attr("extra_args", cty.List(cty.String)),
 		"cpu_capture": withDefault(attr("cpu_capture", cty.Bool), argDefaults["cpu_capture"]),
 	}

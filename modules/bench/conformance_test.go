@@ -32,7 +32,7 @@ func TestConformance(t *testing.T) {
 		},
 		{
 			Name:  "elbencho-repeat",
-			Body:  "tool = \"elbencho\"\npath = \"/dev/nvme1n1\"\nruntime = \"2s\"\nrepeat = 3",
+			Body:  "tool = \"elbencho\"\npath = \"/dev/nvme1n1\"\nruntime = \"2s\"\nrepeat = 3\nnuma_node = 1",
 			Setup: f.elbencho,
 		},
 	})

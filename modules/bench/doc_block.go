@@ -39,6 +39,7 @@ func (*Block) Doc() module.Doc {
 			"size":        "elbencho -s / fio --size: bytes to use (needed for files), e.g. \"10G\".",
 			"direct":      "Direct I/O, bypassing the page cache. Default true.",
 			"repeat":      "Run the benchmark this many times (1 to 20, default 1) and report each statistic's median and the spread of IOPS.",
+			"numa_node":   "Pin the benchmark to this NUMA node (numactl --cpunodebind=N --membind=N), e.g. the data NIC's node, so neither transport pays for crossing sockets. Default: not pinned.",
 			"extra_args":  "More arguments for the tool, placed before the path.",
 			"cpu_capture": "Run mpstat -P ALL 1 on the same host during the benchmark. Default true.",
 		},

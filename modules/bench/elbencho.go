@@ -44,7 +44,7 @@ func runElbencho(ctx context.Context, req module.ApplyRequest, a args) (module.A
 	}
 	defer removeDir(ctx, h, dir)
 	resfile := dir + "/elbencho.res"
-	r, err := measure(ctx, req, a, module.Command(elbenchoArgv(a, resfile)...))
+	r, err := measure(ctx, req, a, module.Command(a.pinned(elbenchoArgv(a, resfile))...))
 	resp.Evidence, resp.RC, resp.Stdout, resp.Stderr = r.evidence, r.out.RC, r.out.Stdout, r.out.Stderr
 	if err != nil {
 		return resp, nil, nil, err

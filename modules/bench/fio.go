@@ -29,7 +29,7 @@ func fioArgv(a args) []string {
 func runFio(ctx context.Context, req module.ApplyRequest, a args) (module.ApplyResponse, *run, *result, error) {
 	h := req.Host
 	resp := module.ApplyResponse{Outputs: nullOutputs(), Changed: !a.reads()}
-	r, err := measure(ctx, req, a, module.Command(fioArgv(a)...))
+	r, err := measure(ctx, req, a, module.Command(a.pinned(fioArgv(a))...))
 	resp.Evidence, resp.RC, resp.Stdout, resp.Stderr = r.evidence, r.out.RC, r.out.Stdout, r.out.Stderr
 	if err != nil {
 		return resp, nil, nil, err

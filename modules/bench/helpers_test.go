@@ -44,7 +44,7 @@ func (f fixture) common(h *moduletest.FakeHost) {
 
 func (f fixture) elbencho(h *moduletest.FakeHost) {
 	f.common(h)
-	h.Reply(`^elbencho `, moduletest.Reply{Stdout: "(console table)\n"})
+	h.Reply(`^(numactl --cpunodebind=\d+ --membind=\d+ )?elbencho `, moduletest.Reply{Stdout: "(console table)\n"})
 	h.Reply(`^cat -- `+tmp+`/elbencho\.res$`, moduletest.Reply{Stdout: f.resfile})
 }
 

@@ -70,6 +70,12 @@ variable "nr_io_queues" {
   description = "I/O queues for both transports (nvme connect -i), so that neither gets more"
 }
 
+variable "numa_node" {
+  type        = number
+  default     = null
+  description = "pin every benchmark to this NUMA node (numactl), e.g. the data NIC's; default not pinned"
+}
+
 variable "seq_block_size" {
   type    = string
   default = "1M"

@@ -41,6 +41,7 @@ step "bench_block" "lat" {
   runtime    = var.runtime
   timeout    = var.bench_timeout
   repeat     = var.repeat
+  numa_node  = var.numa_node
   on_failure = "continue"
 }
 
@@ -58,6 +59,7 @@ step "bench_block" "iops" {
   runtime    = var.runtime
   timeout    = var.bench_timeout
   repeat     = var.repeat
+  numa_node  = var.numa_node
   on_failure = "continue"
 }
 
@@ -75,6 +77,7 @@ step "bench_block" "seq" {
   runtime    = var.runtime
   timeout    = var.bench_timeout
   repeat     = var.repeat
+  numa_node  = var.numa_node
   on_failure = "continue"
 }
 
