@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -60,6 +61,10 @@ func (*Compare) Apply(ctx context.Context, req module.ApplyRequest) (module.Appl
 	}
 	verdict := overall(resp.Checks)
 	tbl := table(r, t, th, resp.Checks, ratio, drop, rs, ts)
+	ipoib := isIPoIB(req.Args.GetAttr("link_layer"))
+	if ipoib {
+		tbl += "note: the data port's link layer is InfiniBand, so \"TCP\" is TCP over IPoIB: the TCP column is IPoIB's, not an Ethernet NIC's with its offloads\n"
+	}
 	var warnings []cty.Value
 	for _, c := range resp.Checks {
 		if c.Verdict == warn {
@@ -102,6 +107,7 @@ func (*Compare) Apply(ctx context.Context, req module.ApplyRequest) (module.Appl
 		"bandwidth":       cty.StringVal(bw.Verdict),
 		"iops":            cty.StringVal(fair.Verdict),
 		"warnings":        ws,
+		"tcp_is_ipoib":    cty.BoolVal(ipoib),
 		"verdict":         cty.StringVal(verdict),
 		"table":           cty.StringVal(tbl),
 	})
@@ -118,6 +124,12 @@ func (*Compare) Apply(ctx context.Context, req module.ApplyRequest) (module.Appl
 		}
 	}
 	return resp, nil
+}
+
+// isIPoIB reports whether link_layer names InfiniBand.
+func isIPoIB(v cty.Value) bool {
+	v, _ = v.UnmarkDeep()
+	return v.IsKnown() && !v.IsNull() && strings.EqualFold(v.AsString(), "InfiniBand")
 }
 
 // guards reports whether the profile has the fairness line.

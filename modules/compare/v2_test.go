@@ -101,3 +101,14 @@ func withoutLines(body string, prefixes ...string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// Issue 19.7: on an InfiniBand fabric "TCP" is IPoIB; the report says so.
+func TestIPoIBNote(t *testing.T) {
+	resp := apply(t, healthyV2+"link_layer = \"InfiniBand\"\n")
+	if !resp.Outputs.GetAttr("tcp_is_ipoib").True() || !strings.Contains(resp.Outputs.GetAttr("table").AsString(), "TCP over IPoIB") {
+		t.Errorf("no IPoIB note:\n%s", resp.Outputs.GetAttr("table").AsString())
+	}
+	if apply(t, healthyV2+"link_layer = \"Ethernet\"\n").Outputs.GetAttr("tcp_is_ipoib").True() {
+		t.Error("Ethernet is not IPoIB")
+	}
+}

@@ -144,6 +144,7 @@ step "compare" "rdma_vs_tcp" {
   seq_rdma            = step.seq_rdma
   seq_tcp             = step.seq_tcp
   line_rate_gbps      = var.line_rate_gbps != null ? var.line_rate_gbps : try(max(flatten([for d in step.nvme_ports.devices : [for p in d.ports : p.rate_gbps]])...), null)
+  link_layer          = try(flatten([for d in step.nvme_ports.devices : [for p in d.ports : p.link_layer if p.state == "Active"]])[0], null)
   profile             = var.profile
   max_latency_ratio   = var.max_latency_ratio
   min_soft_drop_pct   = var.min_soft_drop_pct
