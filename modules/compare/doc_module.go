@@ -9,7 +9,7 @@ func (*Compare) Doc() module.Doc {
 		Args: map[string]string{
 			"rdma":                "High-queue-depth small-block result over RDMA: a bench_block step's result (step.iops_rdma), for the IOPS line and guards (prova-default/1: also latency and CPU, from lat_avg_us and cpu = {soft_pct, busy_cores}) (required).",
 			"tcp":                 "The same over TCP (required).",
-			"lat_rdma":            "prova-default/2: the queue-depth-1 result over RDMA (4K random read, threads = 1, iodepth = 1), for the latency line (lat_p50_us, in_flight).",
+			"lat_rdma":            "(Every result argument may be a list of passes: figures are then medians.) prova-default/2: the queue-depth-1 result over RDMA (4K random read, threads = 1, iodepth = 1), for the latency line (lat_p50_us, in_flight).",
 			"lat_tcp":             "prova-default/2: the same over TCP.",
 			"seq_rdma":            "Large sequential result over RDMA (mib_s or gbps), for the bandwidth line and (prova-default/2) the CPU line (cpu = {kernel_pct or soft/sys/irq_pct, busy_cores}).",
 			"seq_tcp":             "Large sequential result over TCP.",

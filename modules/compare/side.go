@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -17,7 +18,21 @@ type opt struct {
 func some(v float64) opt { return opt{v: v, ok: !math.IsNaN(v) && !math.IsInf(v, 0)} }
 
 // get walks attributes of v; a missing, null or unknown value is missing.
+// When v is a list of results (the same benchmark in several passes), the
+// value is the median over the passes that have it.
 func get(v cty.Value, path ...string) opt {
+	if vs, ok := passes(v); ok {
+		var xs []float64
+		for _, e := range vs {
+			if o := get(e, path...); o.ok {
+				xs = append(xs, o.v)
+			}
+		}
+		if len(xs) == 0 {
+			return opt{}
+		}
+		return some(median(xs))
+	}
 	for _, n := range path {
 		v, _ = v.UnmarkDeep()
 		if v == cty.NilVal || v.IsNull() || !v.IsKnown() {
@@ -38,6 +53,50 @@ func get(v cty.Value, path ...string) opt {
 	}
 	f, _ := v.AsBigFloat().Float64()
 	return some(f)
+}
+
+// passes returns the elements of a list or tuple of results.
+func passes(v cty.Value) ([]cty.Value, bool) {
+	v, _ = v.UnmarkDeep()
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() {
+		return nil, false
+	}
+	if t := v.Type(); t.IsTupleType() || t.IsListType() {
+		return v.AsValueSlice(), true
+	}
+	return nil, false
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// passSpread is (max - min) / median of IOPS over the passes of v, in
+// percent; missing for a single result.
+func passSpread(v cty.Value) opt {
+	vs, ok := passes(v)
+	if !ok || len(vs) < 2 {
+		return opt{}
+	}
+	var xs []float64
+	for _, e := range vs {
+		if o := get(e, "iops"); o.ok {
+			xs = append(xs, o.v)
+		}
+	}
+	if len(xs) < 2 {
+		return opt{}
+	}
+	m := median(xs)
+	if m <= 0 {
+		return opt{}
+	}
+	return some((slices.Max(xs) - slices.Min(xs)) / m * 100)
 }
 
 func first(os ...opt) opt {
@@ -126,6 +185,9 @@ func readSide(r results, th thresholds) side {
 		}
 		s.hottest[n] = get(v, "cpu", "hottest_core_pct")
 		s.spread[n] = get(v, "spread_pct")
+		if ps := passSpread(v); ps.ok {
+			s.spread[n+" across passes"] = ps
+		}
 	}
 	return s
 }

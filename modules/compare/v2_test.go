@@ -112,3 +112,19 @@ func TestIPoIBNote(t *testing.T) {
 		t.Error("Ethernet is not IPoIB")
 	}
 }
+
+// Issue 19.3: the runbook runs each transport in two passes (TCP, RDMA,
+// RDMA, TCP); compare takes a list per argument and judges the medians.
+func TestPassesAreMedians(t *testing.T) {
+	body := strings.NewReplacer(
+		"lat_rdma = { in_flight = 1, lat_p50_us = 24.1,", "lat_rdma = [{ in_flight = 1, lat_p50_us = 60, iops = 16000 }, { in_flight = 1, lat_p50_us = 24.1,",
+		"lat_p99_us = 31, iops = 40600 }", "lat_p99_us = 31, iops = 40600 }, { in_flight = 1, lat_p50_us = 24.5, iops = 40000 }]",
+	).Replace(healthyV2)
+	resp := apply(t, body)
+	if got := number(t, resp, "lat_rdma_us"); got != 24.5 {
+		t.Errorf("lat_rdma_us = %v, want the median 24.5 of three passes", got)
+	}
+	if v := resp.Outputs.GetAttr("iops").AsString(); v != "warn" || !strings.Contains(resp.Message, "lat_rdma across passes: repeated runs spread") {
+		t.Errorf("iops line %s: %s", v, resp.Message)
+	}
+}
