@@ -9,6 +9,7 @@ import (
 
 	"github.com/provadev/prova/lab/model"
 	"github.com/provadev/prova/lab/sim"
+	"github.com/provadev/prova/lab/sim/gds"
 )
 
 // writeNodeFiles lays out one node's directory: its model, the scripts of
@@ -55,6 +56,9 @@ func writeNodeFiles(nodeDir, labDir, binary string, n *model.Node, table *sim.Ta
 	}
 	if n.Ceph != nil {
 		files["etc/ceph/ceph.conf"] = n.Ceph.Conf()
+	}
+	if text, ok := gds.CufileJSON(n); ok {
+		files["etc/cufile.json"] = text
 	}
 	for i := 0; i < n.NVMeDrives; i++ {
 		files[fmt.Sprintf("dev/nvme%d", i)] = ""
@@ -127,7 +131,7 @@ func modules(n *model.Node) string {
 func cmdline(n *model.Node) string {
 	s := "BOOT_IMAGE=(hd0,gpt2)/vmlinuz-" + n.Kernel + " root=/dev/mapper/rhel-root ro crashkernel=auto"
 	if n.IOMMU {
-		s += " intel_iommu=on iommu=pt"
+		s += " intel_iommu=on" // translating, not iommu=pt (see docs/gds.md)
 	}
 	return s + "\n"
 }

@@ -90,7 +90,7 @@ func TestGDSReadyLab(t *testing.T) {
 			t.Errorf("%s topology: %s %s", h, f.Status, f.Message)
 		}
 		f := gdsStatus(t, r, "gds_ready", h)
-		if f.Status != event.OK || len(f.Checks) != 7 {
+		if f.Status != event.OK || len(f.Checks) != 9 {
 			t.Fatalf("%s: %s %s %+v", h, f.Status, f.Message, f.Checks)
 		}
 		measured := map[string]string{}
@@ -100,7 +100,8 @@ func TestGDSReadyLab(t *testing.T) {
 			}
 			measured[c.Name] = c.Measured
 		}
-		if measured["GDS installed"] != "1.16.0.49" || measured["nvidia_fs loaded"] != "2.27" || measured["IOMMU disabled"] != "disabled" ||
+		if measured["GDS installed"] != "1.16.0.49" || measured["nvidia_fs loaded"] != "2.27" || measured["IOMMU by platform"] != "disabled" ||
+			!strings.HasPrefix(measured["GDS data path (not compatibility mode)"], "rdma: gpfs over RDMA") || measured["every GPU supports GDS"] != "all 4" ||
 			measured["file system supported by GDS"] != "gpfs supported" || measured["RDMA ports Active"] != "mlx5_0/1, mlx5_1/1" || measured["GPU present"] != "4 GPU(s)" {
 			t.Errorf("%s measured %v", h, measured)
 		}
@@ -118,7 +119,11 @@ func TestGDSFaultsLab(t *testing.T) {
 		status         event.Status
 		want           string
 	}{
-		{"gds-iommu.hcl", "gds_ready", event.Failed, "gds02: IOMMU is enabled"},
+		{"gds-iommu.hcl", "gds_ready", event.Failed, "gds02: IOMMU is enabled and translating"},
+		// Issue 19.4: gdscheck says "dmabuf, compat" and verification
+		// succeeds, but without rdma_dev_addr_list cuFile serves GPFS in
+		// compatibility mode; the old checks passed this node.
+		{"gds-compat.hcl", "gds_ready", event.Failed, "gds02: cuFile will serve gpfs in compat mode: cufile.json has no rdma_dev_addr_list for gpfs"},
 		{"gds-no-nvidia-fs.hcl", "gds_ready", event.Failed, "gds02: the nvidia_fs kernel module is not loaded"},
 		{"gds-unsupported-fs.hcl", "gds_ready", event.Failed, "gds02: gdscheck does not report gpfs as supported"},
 		{"gds-no-gpu.hcl", "gds_ready", event.Failed, "gds02: gdscheck reports no GPU"},

@@ -28,14 +28,14 @@ const nvmeofRunbook = "nvmeof-rdma-vs-tcp.hcl"
 func nvmeofRegistry() *module.Registry {
 	r := module.NewRegistry()
 	for _, m := range []module.Module{shell.New(), assert.New(), rdmaports.New(), nvmediscover.New(),
-		nvmeconnect.NewConnect(), nvmeconnect.NewDisconnect(), bench.New(), bench.NewCPUCapture(), compare.New()} {
+		nvmeconnect.NewConnect(), nvmeconnect.NewDisconnect(), bench.NewBlock(), bench.NewCPUCapture(), compare.New()} {
 		r.Register(m)
 	}
 	return r
 }
 
 var nvmeofVars = []string{"target_address=10.10.0.100", "nqn=nqn.2024-01.dev.prova:lab-target1",
-	"runtime=2s", "threads=4", "iodepth=8"}
+	"runtime=1s", "repeat=1"}
 
 func nvmeofOptions(mode apply.Mode, vars ...string) runbooktest.Options {
 	return runbooktest.Options{Mode: mode, Registry: nvmeofRegistry(), Vars: append(append([]string(nil), nvmeofVars...), vars...)}
@@ -92,9 +92,15 @@ func nvmeAudit(t *testing.T, l *lab.Lab, node, word string) []string {
 
 func TestNVMeoFLabHealthy(t *testing.T) {
 	l := labtest.Start(t, 0, nvmeofScenario(t, "nvmeof-healthy.hcl"))
-	r := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModeApply, "initiator=host01"))
+	r := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModeApply, "initiator=host01", "repeat=2"))
 	if r.Outcome.Failed {
 		t.Fatalf("healthy bench failed:\n%s", r.Describe())
+	}
+	if n := number(r.Output("lat_rdma", "host01", "runs")); n != 2 {
+		t.Errorf("lat_rdma runs = %v, want the median of 2", n)
+	}
+	if s := str(r.Output("rdma_vs_tcp", "host01", "cpu_run")); s != "sequential" {
+		t.Errorf("cpu_run = %q", s)
 	}
 	ratio := number(r.Output("rdma_vs_tcp", "host01", "latency_ratio"))
 	if ratio < 0.15 || ratio > 0.45 {
@@ -132,6 +138,29 @@ func TestNVMeoFLabHealthy(t *testing.T) {
 	}
 }
 
+// Issue 19.1: on a namespace backed by one SSD both transports reach the
+// same IOPS ceiling at 16 x 32, so the latency of that run is the queue's
+// (512 / IOPS) over both. prova-default/1, which judged the latency of that
+// run, fails a working RDMA path; prova-default/2 judges the queue-depth-1
+// run, passes it, and warns that the IOPS line is device-bound.
+func TestNVMeoFLabOneSSD(t *testing.T) {
+	l := labtest.Start(t, 0, nvmeofScenario(t, "nvmeof-one-ssd.hcl"))
+	r := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModeApply, "initiator=host01"))
+	tbl := str(r.Output("rdma_vs_tcp", "host01", "table"))
+	if v := str(r.Output("rdma_vs_tcp", "host01", "latency")); v != "pass" || r.Outcome.Failed {
+		t.Errorf("latency at queue depth 1 = %q, failed %t\n%s", v, r.Outcome.Failed, tbl)
+	}
+	if v := str(r.Output("rdma_vs_tcp", "host01", "iops")); v != "warn" || !strings.Contains(tbl, "same IOPS ceiling") {
+		t.Errorf("iops line = %q, want the same-ceiling warning\n%s", v, tbl)
+	}
+	old := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModeApply, "initiator=host01", "profile=prova-default/1"))
+	ratio := number(old.Output("rdma_vs_tcp", "host01", "latency_ratio"))
+	if v := str(old.Output("rdma_vs_tcp", "host01", "latency")); v != "fail" || ratio < 0.8 {
+		t.Errorf("prova-default/1 on a device-bound run: latency %q, ratio %.2f; want the old method's failure (ratio near 1)", v, ratio)
+	}
+	t.Logf("prova-default/2:\n%s\nprova-default/1 (latency ratio %.2f):\n%s", tbl, ratio, old.Output("rdma_vs_tcp", "host01", "table"))
+}
+
 func TestNVMeoFLabNoRDMATarget(t *testing.T) {
 	l := labtest.Start(t, 0, nvmeofScenario(t, "nvmeof-no-rdma-target.hcl"))
 	r := runbooktest.Run(t, l, nvmeofRunbook, nvmeofOptions(apply.ModeApply, "initiator=host01"))
@@ -143,15 +172,17 @@ func TestNVMeoFLabNoRDMATarget(t *testing.T) {
 		t.Errorf("connect_rdma: %+v", conn)
 	}
 	t.Logf("connect_rdma: %s", conn[0].Message)
-	if b := r.Finished("bench_rdma"); len(b) != 1 || b[0].Status != "skipped" {
-		t.Errorf("bench_rdma: %+v", b)
+	for _, st := range []string{"lat_rdma", "iops_rdma", "seq_rdma"} {
+		if b := r.Finished(st); len(b) != 1 || b[0].Status != "skipped" {
+			t.Errorf("%s: %+v", st, b)
+		}
 	}
 	if v := str(r.Output("rdma_vs_tcp", "host01", "latency")); v != "fail" {
 		t.Errorf("latency verdict = %q", v)
 	}
 	// TCP was measured, and the cleanup ran after the failures.
-	if number(r.Output("bench_tcp", "host01", "lat_avg_us")) <= 0 {
-		t.Errorf("bench_tcp did not measure:\n%s", r.Describe())
+	if number(r.Output("lat_tcp", "host01", "lat_p50_us")) <= 0 {
+		t.Errorf("lat_tcp did not measure:\n%s", r.Describe())
 	}
 	if c := r.Finished("cleanup"); len(c) != 1 || c[0].Status == "failed" {
 		t.Errorf("cleanup: %+v\n%s", c, r.Describe())

@@ -162,8 +162,8 @@ func TestNVMeoFPlanKeepsBenchmarksUnknown(t *testing.T) {
 	}
 	for step, want := range map[string]event.PlanAction{
 		"nvme_connect.connect_rdma": event.PlanChange,
-		"bench.bench_rdma":          event.PlanUnknown,
-		"bench.seq_rdma":            event.PlanUnknown,
+		"bench_block.lat_rdma":      event.PlanUnknown,
+		"bench_block.seq_rdma":      event.PlanUnknown,
 	} {
 		if actions[step] != want {
 			t.Errorf("%s planned %q, want %q (all: %v)", step, actions[step], want, actions)
@@ -189,7 +189,7 @@ step "nvme_connect" "connect" {
   port      = 4420
   nqn       = "nqn.2024-01.dev.prova:lab-target1"
 }
-step "bench" "wipe" {
+step "bench_block" "wipe" {
   hosts      = "host01"
   depends_on = [step.connect]
   tool       = "fio"

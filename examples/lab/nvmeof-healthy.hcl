@@ -1,6 +1,9 @@
 # NVMe-oF bench: four hosts with one 100 GbE RoCE port each and one local
 # NVMe drive (nvme0), and a Linux nvmet target offering RDMA and TCP. Run
 # the same benchmark over both transports and compare (docs/lab-nvmeof.md).
+# The namespace is striped over four SSDs (4M IOPS), so the high-queue-depth
+# 4K run reaches each transport's own ceiling; nvmeof-one-ssd.hcl has the
+# default one-SSD namespace, where both transports hit the same 1M ceiling.
 cluster {
   name        = "nvmeof.lab"
   node_prefix = "host"
@@ -15,6 +18,7 @@ nvmeof_target {
   port          = 4420
   transports    = ["rdma", "tcp"]
   namespaces_gb = [3840]
+  iops          = 4000000
 }
 
 defaults {

@@ -22,6 +22,11 @@ type Node struct {
 	OFED        string   `json:"ofed"` // e.g. "MLNX_OFED_LINUX-23.10-1.1.9.0"; "" = not installed
 	IOMMU       bool     `json:"iommu"`
 	NvidiaFS    bool     `json:"nvidia_fs"`
+	// Cufile is the node's /etc/cufile.json: "" or "configured" (NVIDIA's
+	// default file with rdma_dev_addr_list set to the node's data address),
+	// "default" (NVIDIA's default as installed: rdma_dev_addr_list empty),
+	// "force_compat" (configured, plus force_compat_mode) or "absent".
+	Cufile      string   `json:"cufile,omitempty"`
 	FileSystems []string `json:"filesystems"` // e.g. "gpfs", "ceph"
 	NVMeDrives  int      `json:"nvme_drives"` // local NVMe namespaces /dev/nvme<i>n1
 	HCAs        []HCA    `json:"hcas"`

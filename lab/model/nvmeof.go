@@ -22,6 +22,22 @@ type NVMeoFTarget struct {
 	Firmware     string `json:"firmware"` // the target kernel's release, 8 characters at most
 	// Rate caps the target's link in Gb/s; 0 means the target never limits.
 	Rate int `json:"rate,omitempty"`
+	// IOPS is the namespace's device ceiling for small random reads (the
+	// SSD behind it); 0 means DefaultTargetIOPS.
+	IOPS int `json:"iops,omitempty"`
+}
+
+// DefaultTargetIOPS is the small-block ceiling of a namespace backed by
+// one data-centre NVMe SSD (PCIe Gen4 drives are specified near 1M 4K
+// random-read IOPS).
+const DefaultTargetIOPS = 1_000_000
+
+// DeviceIOPS is the namespace's small-block IOPS ceiling.
+func (t *NVMeoFTarget) DeviceIOPS() int {
+	if t == nil || t.IOPS <= 0 {
+		return DefaultTargetIOPS
+	}
+	return t.IOPS
 }
 
 // DefaultNVMeoFTarget is the target of a scenario that does not describe one.

@@ -18,7 +18,7 @@ import (
 // (model.DefaultNVMeoFTarget), absent = true removes it.
 var nvmeofSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "absent"}, {Name: "nqn"}, {Name: "address"}, {Name: "port"}, {Name: "transports"},
-	{Name: "namespaces_gb"}, {Name: "model"}, {Name: "firmware"}, {Name: "rate"},
+	{Name: "namespaces_gb"}, {Name: "model"}, {Name: "firmware"}, {Name: "rate"}, {Name: "iops"},
 }}
 
 func (s *Scenario) decodeNVMeoF(body hcl.Body) hcl.Diagnostics {
@@ -84,6 +84,7 @@ func (s *Scenario) decodeNVMeoF(body hcl.Body) hcl.Diagnostics {
 		diags = append(diags, a.diag("rate", "Invalid value for rate",
 			"rate must be 0 (no limit) or one of 10, 14, 20, 25, 40, 50, 56, 100, 200, 400, 800 (Gb/s)."))
 	}
+	a.num("iops", &t.IOPS, 0, 100_000_000, &diags)
 	s.target = t
 	return diags
 }

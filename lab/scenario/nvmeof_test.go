@@ -16,6 +16,7 @@ func TestNVMeoFExamples(t *testing.T) {
 		fault      string
 	}{
 		{"nvmeof-healthy.hcl", "rdma tcp", 100, ""},
+		{"nvmeof-one-ssd.hcl", "rdma tcp", 100, ""},
 		{"nvmeof-no-rdma-target.hcl", "tcp", 100, ""},
 		{"nvmeof-lossless.hcl", "rdma tcp", 100, "lossless"},
 		{"nvmeof-slow-port.hcl", "rdma tcp", 25, ""},

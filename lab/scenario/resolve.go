@@ -101,6 +101,10 @@ func applyNode(c *hcl.BodyContent, n *model.Node, hcas *[]*hcaSpec, gpus *[]*mod
 	a.str("ofed", &n.OFED, &diags)
 	a.boolean("iommu", &n.IOMMU, &diags)
 	a.boolean("nvidia_fs", &n.NvidiaFS, &diags)
+	if a.str("cufile", &n.Cufile, &diags) && !slices.Contains([]string{"configured", "default", "force_compat", "absent"}, n.Cufile) {
+		diags = append(diags, a.diag("cufile", "Invalid value for cufile",
+			`cufile must be "configured", "default" (NVIDIA's file as installed: no rdma_dev_addr_list), "force_compat" or "absent".`))
+	}
 	a.list("filesystems", &n.FileSystems, &diags)
 	a.num("nvme_drives", &n.NVMeDrives, 0, 64, &diags)
 	a.list("groups", &n.Groups, &diags)

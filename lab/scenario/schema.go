@@ -6,7 +6,7 @@ func nodeSchema(node bool) *hcl.BodySchema {
 	s := &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{
 			{Name: "memory_gib"}, {Name: "cpus"}, {Name: "numa_nodes"}, {Name: "kernel"},
-			{Name: "ofed"}, {Name: "iommu"}, {Name: "nvidia_fs"}, {Name: "filesystems"}, {Name: "nvme_drives"},
+			{Name: "ofed"}, {Name: "iommu"}, {Name: "nvidia_fs"}, {Name: "cufile"}, {Name: "filesystems"}, {Name: "nvme_drives"},
 		},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "hca", LabelNames: []string{"name"}},

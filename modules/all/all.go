@@ -52,7 +52,10 @@ func Registry() *module.Registry {
 		nvmediscover.New(),
 		nvmeconnect.NewConnect(),
 		nvmeconnect.NewDisconnect(),
-		bench.New(),
+		bench.NewBlock(),
+		bench.NewPerftestServer(),
+		bench.NewPerftestClient(),
+		bench.NewPerftestCollect(),
 		bench.NewCPUCapture(),
 		compare.New(),
 	} {

@@ -24,14 +24,32 @@ type args struct {
 	MaxWait       string   `cty:"max_wait"`
 	ExtraArgs     []string `cty:"extra_args"`
 	CPUCapture    bool     `cty:"cpu_capture"`
+	Repeat        int      `cty:"repeat"`
+	NUMANode      *int     `cty:"numa_node"`
 }
 
-// NewArgs implements module.Arguments: the struct the arguments decode into.
-func (*Bench) NewArgs() any { return new(args) }
+// pinned prefixes argv with numactl when numa_node is set, so the
+// benchmark's threads and memory stay on the NIC's NUMA node.
+func (a args) pinned(argv []string) []string {
+	if a.NUMANode == nil {
+		return argv
+	}
+	n := strconv.Itoa(*a.NUMANode)
+	return append([]string{"numactl", "--cpunodebind=" + n, "--membind=" + n}, argv...)
+}
+
+// maxRepeat bounds repeat: each run takes the whole runtime.
+const maxRepeat = 20
 
 func (a args) check() error {
 	if a.Threads < 1 || a.IODepth < 1 {
 		return fmt.Errorf("threads and iodepth must be at least 1 (got %d and %d)", a.Threads, a.IODepth)
+	}
+	if a.NUMANode != nil && (*a.NUMANode < 0 || *a.NUMANode > 1023) {
+		return fmt.Errorf("numa_node must be from 0 to 1023 (got %d)", *a.NUMANode)
+	}
+	if a.Repeat < 1 || a.Repeat > maxRepeat {
+		return fmt.Errorf("repeat must be from 1 to %d (got %d)", maxRepeat, a.Repeat)
 	}
 	if _, err := a.runtime(); err != nil {
 		return err
@@ -52,8 +70,6 @@ func (a args) check() error {
 	switch {
 	case !isPerftest(a.Tool) && (a.Path == nil || *a.Path == ""):
 		return fmt.Errorf("%s needs path (a block device such as /dev/nvme1n1, or a file)", a.Tool)
-	case !isPerftest(a.Tool) && a.Role != "client":
-		return fmt.Errorf("role = %q is for perftest tools only", a.Role)
 	case isPerftest(a.Tool) && a.Role == "client" && (a.ServerAddress == nil || *a.ServerAddress == ""):
 		return fmt.Errorf("%s with role = \"client\" needs server_address (the server host's address)", a.Tool)
 	case isPerftest(a.Tool) && a.Role != "client" && a.ServerAddress != nil:
@@ -138,7 +154,14 @@ func (a args) describe() string {
 		return fmt.Sprintf("%s client against %s", a.Tool, deref(a.ServerAddress))
 	}
 	rt, _ := a.runtime()
-	return fmt.Sprintf("%s %s %s, %d threads x iodepth %d for %ds on %s", a.Tool, a.Mode, a.blockSize(), a.Threads, a.IODepth, rt, deref(a.Path))
+	s := fmt.Sprintf("%s %s %s, %d threads x iodepth %d for %ds on %s", a.Tool, a.Mode, a.blockSize(), a.Threads, a.IODepth, rt, deref(a.Path))
+	if a.Repeat > 1 {
+		s += fmt.Sprintf(", %d times", a.Repeat)
+	}
+	if a.NUMANode != nil {
+		s += fmt.Sprintf(", pinned to NUMA node %d", *a.NUMANode)
+	}
+	return s
 }
 
 func deref(s *string) string {

@@ -12,49 +12,22 @@ import (
 	"github.com/provadev/prova/engine/module"
 )
 
-// Bench is the "bench" module. The zero value is ready to use.
-type Bench struct{}
-
-// New returns the bench module.
-func New() *Bench { return &Bench{} }
-
-// ID returns "bench".
-func (*Bench) ID() string { return "bench" }
-
 var (
-	tools     = []string{"elbencho", "fio", "ib_write_lat", "ib_write_bw", "ib_read_lat", "ib_read_bw", "ib_send_lat", "ib_send_bw"}
-	modes     = []string{"read", "write", "randread", "randwrite"}
-	roles     = []string{"client", "server", "collect"}
-	perftests = tools[2:]
+	blockTools = []string{"elbencho", "fio"}
+	perftests  = []string{"ib_write_lat", "ib_write_bw", "ib_read_lat", "ib_read_bw", "ib_send_lat", "ib_send_bw"}
+	modes      = []string{"read", "write", "randread", "randwrite"}
 )
 
 func isPerftest(tool string) bool { return slices.Contains(perftests, tool) }
 
 func attr(name string, ty cty.Type) *hcldec.AttrSpec { return &hcldec.AttrSpec{Name: name, Type: ty} }
 
-func withDefault(s hcldec.Spec, v cty.Value) hcldec.Spec {
-	return &hcldec.DefaultSpec{Primary: s, Default: &hcldec.LiteralSpec{Value: v}}
+func required(name string, ty cty.Type) *hcldec.AttrSpec {
+	return &hcldec.AttrSpec{Name: name, Type: ty, Required: true}
 }
 
-// Spec describes the module's arguments.
-func (*Bench) Spec() hcldec.Spec {
-	return &hcldec.ObjectSpec{
-		"tool":           oneOf(&hcldec.AttrSpec{Name: "tool", Type: cty.String, Required: true}, tools),
-		"role":           withDefault(oneOf(attr("role", cty.String), roles), cty.StringVal("client")),
-		"path":           attr("path", cty.String),
-		"mode":           withDefault(oneOf(attr("mode", cty.String), modes), cty.StringVal("randread")),
-		"block_size":     attr("block_size", cty.String),
-		"threads":        withDefault(attr("threads", cty.Number), cty.NumberIntVal(1)),
-		"iodepth":        withDefault(attr("iodepth", cty.Number), cty.NumberIntVal(1)),
-		"runtime":        attr("runtime", cty.String),
-		"size":           attr("size", cty.String),
-		"direct":         withDefault(attr("direct", cty.Bool), cty.True),
-		"server_address": attr("server_address", cty.String),
-		"rdma_device":    attr("rdma_device", cty.String),
-		"max_wait":       withDefault(attr("max_wait", cty.String), cty.StringVal("60s")),
-		"extra_args":     attr("extra_args", cty.List(cty.String)),
-		"cpu_capture":    withDefault(attr("cpu_capture", cty.Bool), cty.True),
-	}
+func withDefault(s hcldec.Spec, v cty.Value) hcldec.Spec {
+	return &hcldec.DefaultSpec{Primary: s, Default: &hcldec.LiteralSpec{Value: v}}
 }
 
 func oneOf(s *hcldec.AttrSpec, allowed []string) hcldec.Spec {
@@ -68,43 +41,59 @@ func oneOf(s *hcldec.AttrSpec, allowed []string) hcldec.Spec {
 	}}
 }
 
-var cpuType = cty.Object(map[string]cty.Type{
-	"soft_pct": cty.Number, "sys_pct": cty.Number, "usr_pct": cty.Number, "busy_cores": cty.Number, "samples": cty.Number,
-})
+// The arguments every module of the package may take, with the value an
+// absent one has. Each module's Spec declares its own subset; decode fills
+// the rest so that one args struct serves them all.
+var argTypes = map[string]cty.Type{
+	"tool": cty.String, "role": cty.String, "path": cty.String, "mode": cty.String, "block_size": cty.String,
+	"threads": cty.Number, "iodepth": cty.Number, "runtime": cty.String, "size": cty.String, "direct": cty.Bool,
+	"server_address": cty.String, "rdma_device": cty.String, "max_wait": cty.String,
+	"extra_args": cty.List(cty.String), "cpu_capture": cty.Bool, "repeat": cty.Number, "numa_node": cty.Number,
+}
 
-var outputsType = cty.Object(map[string]cty.Type{
-	"tool":        cty.String,
-	"op":          cty.String,
-	"iops":        cty.Number,
-	"mib_s":       cty.Number,
-	"gbps":        cty.Number,
-	"lat_avg_us":  cty.Number,
-	"lat_min_us":  cty.Number,
-	"lat_max_us":  cty.Number,
-	"lat_p50_us":  cty.Number,
-	"lat_p99_us":  cty.Number,
-	"lat_p999_us": cty.Number,
-	"runtime_s":   cty.Number,
-	"cpu":         cpuType,
-	"server_pid":  cty.Number,
-})
+var argDefaults = map[string]cty.Value{
+	"role": cty.StringVal("client"), "mode": cty.StringVal("randread"), "threads": cty.NumberIntVal(1),
+	"iodepth": cty.NumberIntVal(1), "direct": cty.True, "max_wait": cty.StringVal("60s"), "cpu_capture": cty.True,
+	"repeat": cty.NumberIntVal(1),
+}
 
-// Outputs are the normalised results; a statistic the tool did not report
-// is null.
-func (*Bench) Outputs() cty.Type { return outputsType }
+// decode reads a module's arguments into args, role set by the module.
+func decodeArgs(v cty.Value, role string) (args, error) {
+	attrs := map[string]cty.Value{}
+	if !v.IsNull() && v.Type().IsObjectType() {
+		for n := range v.Type().AttributeTypes() {
+			attrs[n] = v.GetAttr(n)
+		}
+	}
+	for n, ty := range argTypes {
+		if _, ok := attrs[n]; ok {
+			continue
+		}
+		if d, ok := argDefaults[n]; ok {
+			attrs[n] = d
+		} else {
+			attrs[n] = cty.NullVal(ty)
+		}
+	}
+	if role != "" {
+		attrs["role"] = cty.StringVal(role)
+	}
+	var a args
+	err := module.Decode(cty.ObjectVal(attrs), &a)
+	return a, err
+}
 
-// Validate checks what depends on several arguments: a path for elbencho
-// and fio, a server address for a perftest client, durations and sizes.
-func (*Bench) Validate(v cty.Value) hcl.Diagnostics {
+// validate checks what depends on several arguments.
+func validate(v cty.Value, role string) hcl.Diagnostics {
 	if v.IsNull() || !v.IsWhollyKnown() {
 		return validateKnown(v)
 	}
-	var a args
-	if err := module.Decode(v, &a); err != nil {
+	a, err := decodeArgs(v, role)
+	if err != nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid arguments", Detail: err.Error()}}
 	}
 	if err := a.check(); err != nil {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid bench arguments", Detail: err.Error() + "."}}
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid benchmark arguments", Detail: err.Error() + "."}}
 	}
 	return nil
 }
@@ -116,6 +105,9 @@ func validateKnown(v cty.Value) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, n := range []string{"runtime", "max_wait"} {
+		if !v.Type().HasAttribute(n) {
+			continue
+		}
 		if s := v.GetAttr(n); s.IsKnown() && !s.IsNull() {
 			if _, err := seconds(n, s.AsString()); err != nil {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + n, Detail: err.Error() + "."})
@@ -125,7 +117,28 @@ func validateKnown(v cty.Value) hcl.Diagnostics {
 	return diags
 }
 
-var (
-	_ module.Module    = (*Bench)(nil)
-	_ module.Describer = (*Bench)(nil)
-)
+var cpuType = cty.Object(map[string]cty.Type{
+	"soft_pct": cty.Number, "sys_pct": cty.Number, "irq_pct": cty.Number, "usr_pct": cty.Number, "iowait_pct": cty.Number,
+	"kernel_pct": cty.Number, "busy_cores": cty.Number, "hottest_core_pct": cty.Number, "cpus": cty.Number, "samples": cty.Number,
+})
+
+var outputsType = cty.Object(map[string]cty.Type{
+	"tool":        cty.String,
+	"op":          cty.String,
+	"block_size":  cty.Number,
+	"in_flight":   cty.Number,
+	"iops":        cty.Number,
+	"mib_s":       cty.Number,
+	"gbps":        cty.Number,
+	"lat_avg_us":  cty.Number,
+	"lat_min_us":  cty.Number,
+	"lat_max_us":  cty.Number,
+	"lat_p50_us":  cty.Number,
+	"lat_p99_us":  cty.Number,
+	"lat_p999_us": cty.Number,
+	"runtime_s":   cty.Number,
+	"cpu":         cpuType,
+	"runs":        cty.Number,
+	"spread_pct":  cty.Number,
+	"server_pid":  cty.Number,
+})

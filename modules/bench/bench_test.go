@@ -16,7 +16,7 @@ func TestElbenchoFromResfile(t *testing.T) {
 	f := load(t)
 	h := moduletest.NewFakeHost("init1")
 	f.elbencho(h)
-	resp := apply(t, New(), h, elbBody)
+	resp := apply(t, NewBlock(), h, elbBody)
 	if resp.Failed {
 		t.Fatal(resp.Message)
 	}
@@ -64,7 +64,7 @@ func TestElbenchoConsoleFallback(t *testing.T) {
 	f.common(h)
 	h.Reply(`^elbencho `, moduletest.Reply{Stdout: f.console})
 	h.Reply(`^cat -- `, moduletest.Reply{RC: 1, Stderr: "cat: no such file\n"})
-	resp := apply(t, New(), h, "tool = \"elbencho\"\npath = \"/data/f\"\nmode = \"write\"\nblock_size = \"4M\"\nsize = \"4G\"")
+	resp := apply(t, NewBlock(), h, "tool = \"elbencho\"\npath = \"/data/f\"\nmode = \"write\"\nblock_size = \"4M\"\nsize = \"4G\"")
 	if resp.Failed || !resp.Changed {
 		t.Fatalf("failed=%t changed=%t %s", resp.Failed, resp.Changed, resp.Message)
 	}
@@ -92,7 +92,7 @@ func TestElbenchoErrors(t *testing.T) {
 			f.common(h)
 			h.Reply(`^elbencho `, c.reply)
 			h.Reply(`^cat -- `, moduletest.Reply{RC: 1})
-			resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, New(), elbBody)})
+			resp, err := NewBlock().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, NewBlock(), elbBody)})
 			msg := resp.Message
 			if err != nil {
 				msg = err.Error()
@@ -121,7 +121,7 @@ func TestFioSamples(t *testing.T) {
 			h := moduletest.NewFakeHost("init1")
 			load(t).common(h)
 			h.Reply(`^fio `, moduletest.Reply{Stdout: string(samples.Read(t, c.sample))})
-			resp := apply(t, New(), h, "tool = \"fio\"\npath = \"/dev/nvme1n1\"\nmode = \""+c.mode+"\"")
+			resp := apply(t, NewBlock(), h, "tool = \"fio\"\npath = \"/dev/nvme1n1\"\nmode = \""+c.mode+"\"")
 			o := resp.Outputs
 			if num(t, o, "mib_s") < c.mibMin || num(t, o, "iops") <= 0 || num(t, o, "lat_avg_us") <= 0 || num(t, o, "lat_p99_us") < num(t, o, "lat_p50_us") {
 				t.Errorf("outputs = %#v", o)
@@ -138,7 +138,7 @@ func TestFioFailures(t *testing.T) {
 		h := moduletest.NewFakeHost("init2")
 		load(t).common(h)
 		h.Reply(`^fio `, moduletest.Reply{RC: 1, Stdout: string(samples.Read(t, c.sample))})
-		resp := apply(t, New(), h, "tool = \"fio\"\npath = \"/x\"\ncpu_capture = false")
+		resp := apply(t, NewBlock(), h, "tool = \"fio\"\npath = \"/x\"\ncpu_capture = false")
 		if !resp.Failed || !strings.Contains(resp.Message, c.want) {
 			t.Errorf("%s: failed=%t message %q", c.sample, resp.Failed, resp.Message)
 		}
@@ -147,15 +147,25 @@ func TestFioFailures(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	for body, want := range map[string]string{
-		"tool = \"elbencho\"":                                "elbencho needs path",
-		"tool = \"ib_write_lat\"":                            "needs server_address",
-		"tool = \"fio\"\npath = \"/x\"\nrole = \"server\"":   "for perftest tools only",
+		"tool = \"elbencho\"":                                "\"path\" is required",
+		"tool = \"fio\"\npath = \"/x\"\nrole = \"server\"":   "\"role\" is not expected",
 		"tool = \"fio\"\npath = \"/x\"\nruntime = \"soon\"":  "not a duration",
 		"tool = \"fio\"\npath = \"/x\"\nblock_size = \"4Q\"": "not a size",
-		"tool = \"dd\"":                                      "must be one of elbencho, fio",
+		"tool = \"fio\"\npath = \"/x\"\nrepeat = 0":          "repeat must be from 1 to 20",
+		"tool = \"dd\"\npath = \"/x\"":                       "must be one of elbencho, fio",
+		"tool = \"ib_write_lat\"\npath = \"/x\"":             "must be one of elbencho, fio",
 		"tool = \"fio\"\npath = \"/x\"\nmode = \"trim\"":     "must be one of read, write",
 	} {
-		f := decodeDiags(t, body)
+		f := decodeDiags(t, NewBlock(), body)
+		if !strings.Contains(f, want) {
+			t.Errorf("%q: diagnostics %q, want %q", body, f, want)
+		}
+	}
+	for body, want := range map[string]string{
+		"tool = \"ib_write_lat\"":                       "\"server_address\" is required",
+		"tool = \"fio\"\nserver_address = \"10.0.0.1\"": "must be one of ib_write_lat",
+	} {
+		f := decodeDiags(t, NewPerftestClient(), body)
 		if !strings.Contains(f, want) {
 			t.Errorf("%q: diagnostics %q, want %q", body, f, want)
 		}
@@ -167,5 +177,19 @@ func TestBytes(t *testing.T) {
 		if got, err := bytesOf(in); err != nil || got != want {
 			t.Errorf("bytesOf(%q) = %d, %v", in, got, err)
 		}
+	}
+}
+
+// numa_node pins the benchmark with numactl and rejects nonsense.
+func TestNUMAPinning(t *testing.T) {
+	a, err := decodeArgs(decode(t, NewBlock(), "tool = \"fio\"\npath = \"/dev/nvme1n1\"\nnuma_node = 1"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(a.pinned(fioArgv(a))[:4], " "); got != "numactl --cpunodebind=1 --membind=1 fio" {
+		t.Errorf("pinned argv starts %q", got)
+	}
+	if f := decodeDiags(t, NewBlock(), "tool = \"fio\"\npath = \"/x\"\nnuma_node = -1"); !strings.Contains(f, "numa_node must be from 0 to 1023") {
+		t.Errorf("diags %q", f)
 	}
 }

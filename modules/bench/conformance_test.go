@@ -10,7 +10,7 @@ import (
 func TestConformance(t *testing.T) {
 	f := load(t)
 	serverProbe := `^pid=\$\(cat /tmp/prova-perftest-ib_write_\w+/pid`
-	moduletest.Run(t, New(), []moduletest.Case{
+	moduletest.Run(t, NewBlock(), []moduletest.Case{
 		{
 			Name:  "elbencho",
 			Body:  "tool = \"elbencho\"\npath = \"/dev/nvme1n1\"\nthreads = 16\niodepth = 32\nruntime = \"2s\"",
@@ -31,6 +31,13 @@ func TestConformance(t *testing.T) {
 			},
 		},
 		{
+			Name:  "elbencho-repeat",
+			Body:  "tool = \"elbencho\"\npath = \"/dev/nvme1n1\"\nruntime = \"2s\"\nrepeat = 3\nnuma_node = 1",
+			Setup: f.elbencho,
+		},
+	})
+	moduletest.Run(t, NewPerftestClient(), []moduletest.Case{
+		{
 			Name: "perftest-client",
 			Body: "tool = \"ib_write_lat\"\nserver_address = \"10.10.0.11\"\nrdma_device = \"mlx5_0\"\nblock_size = \"4K\"",
 			Setup: func(h *moduletest.FakeHost) {
@@ -38,15 +45,19 @@ func TestConformance(t *testing.T) {
 				h.Reply(`^ib_write_lat -d mlx5_0 -s 4096 10\.10\.0\.11$`, moduletest.Reply{Stdout: f.lat})
 			},
 		},
+	})
+	moduletest.Run(t, NewPerftestServer(), []moduletest.Case{
 		{
 			Name:   "perftest-server",
-			Body:   "tool = \"ib_write_bw\"\nrole = \"server\"",
+			Body:   "tool = \"ib_write_bw\"",
 			Setup:  func(h *moduletest.FakeHost) { newServer(f).install(h) },
 			Probes: []string{serverProbe},
 		},
+	})
+	moduletest.Run(t, NewPerftestCollect(), []moduletest.Case{
 		{
 			Name: "perftest-collect",
-			Body: "tool = \"ib_write_bw\"\nrole = \"collect\"",
+			Body: "tool = \"ib_write_bw\"",
 			Setup: func(h *moduletest.FakeHost) {
 				s := newServer(f)
 				s.started, s.exited = true, true

@@ -18,13 +18,21 @@ import (
 // ends; the count only bounds it if that stop is lost).
 const cpuMargin = 30
 
-// cpuResult is the cpu output.
+// cpuResult is the cpu output: all-CPU averages in percent, their kernel
+// sum (%soft + %sys + %irq: where nvme-rdma completes I/O in softirq and
+// nvme-tcp does much of its receive work in kworkers, %sys), busy cores
+// (excluding %iowait) and the hottest core's busy percentage.
 type cpuResult struct {
-	SoftPct   float64 `cty:"soft_pct"`
-	SysPct    float64 `cty:"sys_pct"`
-	UsrPct    float64 `cty:"usr_pct"`
-	BusyCores float64 `cty:"busy_cores"`
-	Samples   int     `cty:"samples"`
+	SoftPct    float64 `cty:"soft_pct"`
+	SysPct     float64 `cty:"sys_pct"`
+	IRQPct     float64 `cty:"irq_pct"`
+	UsrPct     float64 `cty:"usr_pct"`
+	IOWaitPct  float64 `cty:"iowait_pct"`
+	KernelPct  float64 `cty:"kernel_pct"`
+	BusyCores  float64 `cty:"busy_cores"`
+	HottestPct float64 `cty:"hottest_core_pct"`
+	CPUs       int     `cty:"cpus"`
+	Samples    int     `cty:"samples"`
 }
 
 // sampler is mpstat running in its own session on the benchmark's host.
@@ -111,8 +119,21 @@ func (s *sampler) stop(host string) (*cpuResult, string, string) {
 	if sum.Intervals == 0 && sum.Source != "average" {
 		return nil, evidence, "cpu: mpstat on " + host + " printed no sample before the benchmark ended"
 	}
-	return &cpuResult{SoftPct: round(sum.All.Soft), SysPct: round(sum.All.Sys), UsrPct: round(sum.All.Usr),
-		BusyCores: round(sum.BusyCores), Samples: sum.Intervals}, evidence, ""
+	c := cpuOf(r)
+	return &c, evidence, ""
+}
+
+// cpuOf condenses mpstat's output into the cpu output.
+func cpuOf(r *mpstat.Result) cpuResult {
+	sum := r.Summary()
+	a := sum.All
+	cpus := len(sum.PerCPU)
+	if cpus == 0 {
+		cpus = r.Host.CPUs
+	}
+	return cpuResult{SoftPct: round(a.Soft), SysPct: round(a.Sys), IRQPct: round(a.IRQ), UsrPct: round(a.Usr),
+		IOWaitPct: round(a.IOWait), KernelPct: round(a.Soft + a.Sys + a.IRQ), BusyCores: round(sum.BusyCores),
+		HottestPct: round(sum.HottestPct), CPUs: cpus, Samples: sum.Intervals}
 }
 
 func lastLine(s string) string {

@@ -32,7 +32,7 @@ func TestCPUCaptureRunsAlongside(t *testing.T) {
 		}
 		return moduletest.Reply{Stdout: "(console)\n"}
 	})
-	resp := apply(t, New(), h, elbBody)
+	resp := apply(t, NewBlock(), h, elbBody)
 	select {
 	case <-h.stopped:
 	default:
@@ -67,7 +67,7 @@ func TestCPUCaptureMissingMpstat(t *testing.T) {
 	h := moduletest.NewFakeHost("init6")
 	f.elbencho(h)
 	h.Reply(`mpstat`, moduletest.Reply{RC: 127, Stderr: "sh: 1: mpstat: not found\n"})
-	resp := apply(t, New(), h, elbBody)
+	resp := apply(t, NewBlock(), h, elbBody)
 	if resp.Failed || !isNull(resp.Outputs, "cpu") || !strings.Contains(resp.Message, "mpstat (sysstat) is not installed on init6") {
 		t.Errorf("failed=%t cpu null=%t %q", resp.Failed, isNull(resp.Outputs, "cpu"), resp.Message)
 	}
@@ -115,9 +115,9 @@ func TestProgress(t *testing.T) {
 		}
 		return moduletest.Reply{Stdout: "(console)\n"}
 	})
-	args := decode(t, New(), strings.Replace(elbBody, "2s", "60s", 1))
+	args := decode(t, NewBlock(), strings.Replace(elbBody, "2s", "60s", 1))
 	var last module.Progress
-	_, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: args, Progress: func(p module.Progress) {
+	_, err := NewBlock().Apply(context.Background(), module.ApplyRequest{Host: h, Args: args, Progress: func(p module.Progress) {
 		last = p
 		select {
 		case got <- p:

@@ -97,26 +97,31 @@ func (*CPUCapture) Apply(ctx context.Context, req module.ApplyRequest) (module.A
 	if err != nil {
 		return resp, parseFailed(h, err)
 	}
-	s := r.Summary()
-	c := cpuResult{SoftPct: round(s.All.Soft), SysPct: round(s.All.Sys), UsrPct: round(s.All.Usr), BusyCores: round(s.BusyCores), Samples: s.Intervals}
+	c := cpuOf(r)
 	if resp.Outputs, err = module.Encode(c, cpuType); err != nil {
 		return resp, err
 	}
-	resp.Message = fmt.Sprintf("%%soft %.2f, %%sys %.2f, %%usr %.2f, %.1f busy cores over %d samples", c.SoftPct, c.SysPct, c.UsrPct, c.BusyCores, c.Samples)
+	resp.Message = fmt.Sprintf("%%soft %.2f, %%sys %.2f, %%irq %.2f, %%usr %.2f, %.1f busy cores (hottest %.0f %%) over %d samples",
+		c.SoftPct, c.SysPct, c.IRQPct, c.UsrPct, c.BusyCores, c.HottestPct, c.Samples)
 	return resp, nil
 }
 
 // Doc documents the module.
 func (*CPUCapture) Doc() module.Doc {
 	return module.Doc{
-		Summary: "Samples each host's CPU with mpstat -P ALL 1 for a duration and returns %soft, %sys, %usr and busy cores. Read-only. Steps run one after another: for the CPU during a benchmark, use the bench step's cpu output on the host that runs it.",
+		Summary: "Samples each host's CPU with mpstat -P ALL 1 for a duration and returns %soft, %sys, %irq, %usr, %iowait, busy cores and the hottest core. Read-only. Steps run one after another: for the CPU during a benchmark, use the bench step's cpu output on the host that runs it.",
 		Args:    map[string]string{"duration": "How long to sample, e.g. \"30s\" (one sample per second). Default \"10s\"."},
 		Outputs: map[string]string{
-			"soft_pct":   "All-CPU average %soft.",
-			"sys_pct":    "All-CPU average %sys.",
-			"usr_pct":    "All-CPU average %usr.",
-			"busy_cores": "Sum over CPUs of (100 - %idle) / 100.",
-			"samples":    "Number of one-second samples.",
+			"soft_pct":         "All-CPU average %soft.",
+			"sys_pct":          "All-CPU average %sys.",
+			"irq_pct":          "All-CPU average %irq.",
+			"usr_pct":          "All-CPU average %usr.",
+			"iowait_pct":       "All-CPU average %iowait (idle with I/O outstanding: not counted as busy).",
+			"kernel_pct":       "%soft + %sys + %irq.",
+			"busy_cores":       "Sum over CPUs of (100 - %idle - %iowait) / 100.",
+			"hottest_core_pct": "The busiest CPU's busy percentage (100 - %idle - %iowait); 0 without per-CPU rows.",
+			"cpus":             "CPUs mpstat reported.",
+			"samples":          "Number of one-second samples.",
 		},
 		Example: `step "cpu_capture" "target_idle_cpu" {
   hosts    = "target1"

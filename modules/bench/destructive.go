@@ -5,17 +5,15 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/provadev/prova/engine/module"
 )
 
 // DestroysData implements module.Destructive: a fio or elbencho run that
 // writes to a raw block device (a path under /dev/) overwrites whatever the
 // device holds (a file system, NVMe namespace data). Writes to a file and
 // every read are not destructive.
-func (*Bench) DestroysData(v cty.Value) string {
-	a, err := module.DecodeArgs[args](v)
-	if err != nil || isPerftest(a.Tool) || a.reads() || a.Path == nil || !strings.HasPrefix(*a.Path, "/dev/") {
+func (*Block) DestroysData(v cty.Value) string {
+	a, err := decodeArgs(v, "")
+	if err != nil || a.reads() || a.Path == nil || !strings.HasPrefix(*a.Path, "/dev/") {
 		return ""
 	}
 	return fmt.Sprintf("%s %s writes to the raw block device %s", a.Tool, a.Mode, *a.Path)

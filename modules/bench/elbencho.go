@@ -34,28 +34,29 @@ func elbenchoArgv(a args, resfile string) []string {
 	return append(argv, *a.Path)
 }
 
-func applyElbencho(ctx context.Context, req module.ApplyRequest, a args) (module.ApplyResponse, error) {
+// runElbencho runs elbencho once; the result is nil when it failed.
+func runElbencho(ctx context.Context, req module.ApplyRequest, a args) (module.ApplyResponse, *run, *result, error) {
 	h := req.Host
 	resp := module.ApplyResponse{Outputs: nullOutputs(), Changed: !a.reads()}
 	dir, err := tempDir(ctx, h)
 	if err != nil {
-		return resp, err
+		return resp, nil, nil, err
 	}
 	defer removeDir(ctx, h, dir)
 	resfile := dir + "/elbencho.res"
-	r, err := measure(ctx, req, a, module.Command(elbenchoArgv(a, resfile)...))
+	r, err := measure(ctx, req, a, module.Command(a.pinned(elbenchoArgv(a, resfile))...))
 	resp.Evidence, resp.RC, resp.Stdout, resp.Stderr = r.evidence, r.out.RC, r.out.Stdout, r.out.Stderr
 	if err != nil {
-		return resp, err
+		return resp, nil, nil, err
 	}
 	if r.out.RC != 0 {
-		return failed(resp, h, "elbencho", r.out), nil
+		return failed(resp, h, "elbencho", r.out), &r, nil, nil
 	}
 	res, err := elbenchoResult(ctx, h, resfile, r.out.Stdout, a, resp.Evidence)
 	if err != nil {
-		return resp, err
+		return resp, &r, nil, err
 	}
-	return finish(resp, r, res, a.describe())
+	return resp, &r, &res, nil
 }
 
 // elbenchoResult reads the resfile, else the console table, and picks the

@@ -25,13 +25,14 @@ func fioArgv(a args) []string {
 	return append(argv, "--output-format=json")
 }
 
-func applyFio(ctx context.Context, req module.ApplyRequest, a args) (module.ApplyResponse, error) {
+// runFio runs fio once; the result is nil when it failed.
+func runFio(ctx context.Context, req module.ApplyRequest, a args) (module.ApplyResponse, *run, *result, error) {
 	h := req.Host
 	resp := module.ApplyResponse{Outputs: nullOutputs(), Changed: !a.reads()}
-	r, err := measure(ctx, req, a, module.Command(fioArgv(a)...))
+	r, err := measure(ctx, req, a, module.Command(a.pinned(fioArgv(a))...))
 	resp.Evidence, resp.RC, resp.Stdout, resp.Stderr = r.evidence, r.out.RC, r.out.Stdout, r.out.Stderr
 	if err != nil {
-		return resp, err
+		return resp, nil, nil, err
 	}
 	res, perr := fio.Parse([]byte(r.out.Stdout))
 	if r.out.RC != 0 {
@@ -39,12 +40,12 @@ func applyFio(ctx context.Context, req module.ApplyRequest, a args) (module.Appl
 		if perr != nil {
 			resp.Message += " (" + perr.Error() + ")"
 		}
-		return resp, nil
+		return resp, &r, nil, nil
 	}
 	if perr != nil {
-		return resp, parseFailed(h, perr)
+		return resp, &r, nil, parseFailed(h, perr)
 	}
 	out := fromBench(res.Total())
 	out.Op = a.Mode
-	return finish(resp, r, out, a.describe())
+	return resp, &r, &out, nil
 }

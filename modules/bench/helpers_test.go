@@ -44,7 +44,7 @@ func (f fixture) common(h *moduletest.FakeHost) {
 
 func (f fixture) elbencho(h *moduletest.FakeHost) {
 	f.common(h)
-	h.Reply(`^elbencho `, moduletest.Reply{Stdout: "(console table)\n"})
+	h.Reply(`^(numactl --cpunodebind=\d+ --membind=\d+ )?elbencho `, moduletest.Reply{Stdout: "(console table)\n"})
 	h.Reply(`^cat -- `+tmp+`/elbencho\.res$`, moduletest.Reply{Stdout: f.resfile})
 }
 
@@ -90,15 +90,15 @@ func isNull(v cty.Value, path ...string) bool {
 	return v.IsNull()
 }
 
-func decodeDiags(t *testing.T, body string) string {
+func decodeDiags(t *testing.T, m module.Module, body string) string {
 	t.Helper()
 	file, diags := hclsyntax.ParseConfig([]byte(body), "t.hcl", hcl.InitialPos)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	args, diags := hcldec.Decode(file.Body, New().Spec(), nil)
+	args, diags := hcldec.Decode(file.Body, m.Spec(), nil)
 	if !diags.HasErrors() {
-		diags = append(diags, New().Validate(args)...)
+		diags = append(diags, m.Validate(args)...)
 	}
 	return diags.Error()
 }

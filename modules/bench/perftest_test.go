@@ -41,7 +41,7 @@ func TestPerftestClient(t *testing.T) {
 			h := moduletest.NewFakeHost("client1")
 			load(t).common(h)
 			h.Reply(`^`+c.tool+` `, moduletest.Reply{Stdout: out})
-			resp := apply(t, New(), h, "tool = \""+c.tool+"\"\nserver_address = \"10.0.0.1\"")
+			resp := apply(t, NewPerftestClient(), h, "tool = \""+c.tool+"\"\nserver_address = \"10.0.0.1\"")
 			if resp.Failed {
 				t.Fatal(resp.Message)
 			}
@@ -61,7 +61,7 @@ func TestPerftestNoDevice(t *testing.T) {
 		if strings.Contains(s, "_bw") {
 			tool = "ib_write_bw"
 		}
-		resp := apply(t, New(), h, "tool = \""+tool+"\"\nserver_address = \"10.0.0.1\"")
+		resp := apply(t, NewPerftestClient(), h, "tool = \""+tool+"\"\nserver_address = \"10.0.0.1\"")
 		if !resp.Failed || !strings.Contains(resp.Message, "no RDMA device") || !strings.Contains(resp.Message, "client1") {
 			t.Errorf("%s: failed=%t %q", s, resp.Failed, resp.Message)
 		}
@@ -77,7 +77,7 @@ func TestCollectStopsAWaitingServer(t *testing.T) {
 	s.install(h)
 	h.Reply(`^kill -0 4242`, moduletest.Reply{}) // alive
 	h.Reply(`^kill 4242`, moduletest.Reply{})
-	resp := apply(t, New(), h, "tool = \"ib_write_bw\"\nrole = \"collect\"\nmax_wait = \"1s\"")
+	resp := apply(t, NewPerftestCollect(), h, "tool = \"ib_write_bw\"\nmax_wait = \"1s\"")
 	if !resp.Failed || !strings.Contains(resp.Message, "still running after 1s") {
 		t.Errorf("failed=%t %q", resp.Failed, resp.Message)
 	}

@@ -25,7 +25,7 @@ func TestRealFio(t *testing.T) {
 	for _, mode := range []string{"randread", "write"} {
 		t.Run(mode, func(t *testing.T) {
 			body := "tool = \"fio\"\npath = \"" + path + "\"\nmode = \"" + mode + "\"\nsize = \"8M\"\nruntime = \"2s\"\ndirect = false\niodepth = 4"
-			resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: local.New("localhost"), Args: decode(t, New(), body)})
+			resp, err := NewBlock().Apply(context.Background(), module.ApplyRequest{Host: local.New("localhost"), Args: decode(t, NewBlock(), body)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,8 @@ import (
 type result struct {
 	Tool      string     `cty:"tool"`
 	Op        string     `cty:"op"`
+	BlockSize *float64   `cty:"block_size"`
+	InFlight  *int       `cty:"in_flight"`
 	IOPS      *float64   `cty:"iops"`
 	MiBps     *float64   `cty:"mib_s"`
 	Gbps      *float64   `cty:"gbps"`
@@ -22,6 +24,8 @@ type result struct {
 	LatP999   *float64   `cty:"lat_p999_us"`
 	RuntimeS  *float64   `cty:"runtime_s"`
 	CPU       *cpuResult `cty:"cpu"`
+	Runs      *int       `cty:"runs"`
+	SpreadPct *float64   `cty:"spread_pct"`
 	ServerPID *int       `cty:"server_pid"`
 }
 

@@ -10,52 +10,12 @@ import (
 	"github.com/provadev/prova/engine/module"
 )
 
-// Plan says what would run. Read benchmarks and perftest clients only
-// read; write modes change the device; a perftest server starts a process
-// (no change when one is running), collect ends it.
-func (*Bench) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return module.PlanResponse{}, err
-	}
-	if isPerftest(a.Tool) && a.Role != "client" {
-		return planServer(ctx, req.Host, a)
-	}
-	if !isPerftest(a.Tool) && !a.reads() {
-		return module.PlanResponse{Action: module.Change, Summary: "will run " + a.describe() + " (overwrites data)"}, nil
-	}
-	return module.PlanResponse{Action: module.NoOp, Summary: "will run " + a.describe()}, nil
-}
-
 // run is one benchmark command's outcome.
 type run struct {
 	out      module.Output
 	cpu      *cpuResult
 	cpuNote  string
 	evidence map[string]string
-}
-
-// Apply runs the benchmark (or the perftest role) and returns its results.
-func (*Bench) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
-	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
-		return resp, err
-	}
-	if err := a.check(); err != nil {
-		return resp, err
-	}
-	switch {
-	case a.Tool == "elbencho":
-		return applyElbencho(ctx, req, a)
-	case a.Tool == "fio":
-		return applyFio(ctx, req, a)
-	case a.Role == "server":
-		return applyServer(ctx, req, a)
-	case a.Role == "collect":
-		return applyCollect(ctx, req, a)
-	}
-	return applyClient(ctx, req, a)
 }
 
 // measure runs cmd with CPU capture and progress reports around it.
@@ -107,7 +67,7 @@ func summary(r result) string {
 	add(r.LatAvg, "lat avg %.1f µs")
 	add(r.LatP99, "p99 %.1f µs")
 	if r.CPU != nil {
-		parts = append(parts, fmt.Sprintf("%%soft %.2f, %.1f busy cores", r.CPU.SoftPct, r.CPU.BusyCores))
+		parts = append(parts, fmt.Sprintf("%%soft %.2f, kernel (soft+sys+irq) %.2f %%, %.1f busy cores", r.CPU.SoftPct, r.CPU.KernelPct, r.CPU.BusyCores))
 	}
 	if len(parts) == 0 {
 		return "no results printed"

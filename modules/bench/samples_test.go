@@ -31,8 +31,8 @@ func TestElbenchoSamples(t *testing.T) {
 				h.Reply(`^elbencho `, moduletest.Reply{Stdout: data})
 				h.Reply(`^cat -- `, moduletest.Reply{RC: 1})
 			}
-			resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h,
-				Args: decode(t, New(), "tool = \"elbencho\"\npath = \"/dev/nvme1n1\"\nmode = \"write\"")})
+			resp, err := NewBlock().Apply(context.Background(), module.ApplyRequest{Host: h,
+				Args: decode(t, NewBlock(), "tool = \"elbencho\"\npath = \"/dev/nvme1n1\"\nmode = \"write\"")})
 			switch {
 			case err != nil && (strings.Contains(name, "PARTIAL") || strings.Contains(name, "resfile")):
 				if !strings.Contains(err.Error(), "on init8: elbencho") {
@@ -54,7 +54,7 @@ func TestFioTextSamples(t *testing.T) {
 		h := moduletest.NewFakeHost("init1")
 		load(t).common(h)
 		h.Reply(`^fio `, moduletest.Reply{Stdout: string(samples.Read(t, name))})
-		resp := apply(t, New(), h, "tool = \"fio\"\npath = \"/dev/nvme1n1\"\ncpu_capture = false")
+		resp := apply(t, NewBlock(), h, "tool = \"fio\"\npath = \"/dev/nvme1n1\"\ncpu_capture = false")
 		if resp.Failed || num(t, resp.Outputs, "iops") <= 0 {
 			t.Errorf("%s: %s", name, resp.Message)
 		}

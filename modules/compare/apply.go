@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -47,22 +48,54 @@ func (*Compare) Apply(ctx context.Context, req module.ApplyRequest) (module.Appl
 	if err != nil {
 		return resp, err
 	}
-	r := readSide(req.Args.GetAttr("rdma"), req.Args.GetAttr("seq_rdma"))
-	t := readSide(req.Args.GetAttr("tcp"), req.Args.GetAttr("seq_tcp"))
+	r := readSide(results{name: "rdma", lat: req.Args.GetAttr("lat_rdma"), iops: req.Args.GetAttr("rdma"), seq: req.Args.GetAttr("seq_rdma")}, th)
+	t := readSide(results{name: "tcp", lat: req.Args.GetAttr("lat_tcp"), iops: req.Args.GetAttr("tcp"), seq: req.Args.GetAttr("seq_tcp")}, th)
 	lat, ratio := latencyLine(r, t, th)
 	cpu, drop := cpuLine(r, t, th)
 	bw, rs, ts := bandwidthLine(r, t, th)
 	resp.Checks = []module.Check{lat, cpu, bw}
+	fair := module.Check{Verdict: pass}
+	if th.guards() {
+		fair = fairnessLine(r, t, th)
+		resp.Checks = append(resp.Checks, fair)
+	}
 	verdict := overall(resp.Checks)
 	tbl := table(r, t, th, resp.Checks, ratio, drop, rs, ts)
+	ipoib := isIPoIB(req.Args.GetAttr("link_layer"))
+	if ipoib {
+		tbl += "note: the data port's link layer is InfiniBand, so \"TCP\" is TCP over IPoIB: the TCP column is IPoIB's, not an Ethernet NIC's with its offloads\n"
+	}
+	var warnings []cty.Value
+	for _, c := range resp.Checks {
+		if c.Verdict == warn {
+			warnings = append(warnings, cty.StringVal(c.Name+": "+c.Message))
+		}
+	}
+	ws := cty.ListValEmpty(cty.String)
+	if len(warnings) > 0 {
+		ws = cty.ListVal(warnings)
+	}
+	softDrop := opt{}
+	if r.soft.ok && t.soft.ok && t.soft.v > 0 {
+		softDrop = some((1 - r.soft.v/t.soft.v) * 100)
+	}
 	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
 		"profile":         cty.StringVal(th.Name),
 		"latency_ratio":   val(ratio),
+		"lat_stat":        cty.StringVal(r.latStat),
 		"lat_rdma_us":     val(r.lat),
 		"lat_tcp_us":      val(t.lat),
+		"p99_rdma_us":     val(r.latP99),
+		"p99_tcp_us":      val(t.latP99),
+		"iops_rdma":       val(r.iops),
+		"iops_tcp":        val(t.iops),
+		"cpu_run":         cty.StringVal(runKind(r.cpuRun)),
 		"soft_rdma_pct":   val(r.soft),
 		"soft_tcp_pct":    val(t.soft),
-		"soft_drop_pct":   val(drop),
+		"soft_drop_pct":   val(softDrop),
+		"kernel_rdma_pct": val(r.kernel),
+		"kernel_tcp_pct":  val(t.kernel),
+		"cpu_drop_pct":    val(drop),
 		"busy_cores_rdma": val(r.busy),
 		"busy_cores_tcp":  val(t.busy),
 		"bw_rdma_mib_s":   val(r.mib),
@@ -72,18 +105,36 @@ func (*Compare) Apply(ctx context.Context, req module.ApplyRequest) (module.Appl
 		"latency":         cty.StringVal(lat.Verdict),
 		"cpu":             cty.StringVal(cpu.Verdict),
 		"bandwidth":       cty.StringVal(bw.Verdict),
+		"iops":            cty.StringVal(fair.Verdict),
+		"warnings":        ws,
+		"tcp_is_ipoib":    cty.BoolVal(ipoib),
 		"verdict":         cty.StringVal(verdict),
 		"table":           cty.StringVal(tbl),
 	})
 	resp.Stdout = tbl
 	resp.Failed = verdict == fail
-	resp.Message = fmt.Sprintf("%s: latency %s, cpu %s, bandwidth %s (%s)", verdict, lat.Verdict, cpu.Verdict, bw.Verdict, th.Name)
+	resp.Message = fmt.Sprintf("%s: latency %s, cpu %s, bandwidth %s", verdict, lat.Verdict, cpu.Verdict, bw.Verdict)
+	if th.guards() {
+		resp.Message += ", iops " + fair.Verdict
+	}
+	resp.Message += " (" + th.Name + ")"
 	for _, c := range resp.Checks {
 		if c.Verdict != pass {
 			resp.Message += "; " + c.Name + ": " + c.Message
 		}
 	}
 	return resp, nil
+}
+
+// isIPoIB reports whether link_layer names InfiniBand.
+func isIPoIB(v cty.Value) bool {
+	v, _ = v.UnmarkDeep()
+	return v.IsKnown() && !v.IsNull() && strings.EqualFold(v.AsString(), "InfiniBand")
+}
+
+// guards reports whether the profile has the fairness line.
+func (th thresholds) guards() bool {
+	return th.CPUBoundPct > 0 || th.SameCeilingPct > 0 || th.MaxSpreadPct > 0
 }
 
 func val(o opt) cty.Value {

@@ -14,19 +14,23 @@ import (
 	"github.com/provadev/prova/engine/module/moduletest"
 )
 
-// The typical magnitudes of DOMAIN.md §2 on 100GbE.
+// The typical magnitudes of DOMAIN.md §2 on 100GbE, judged by the first
+// profile (still readable: a record judged by it is judged the same way).
 const healthy = `
 rdma     = { lat_avg_us = 25.2, cpu = { soft_pct = 1.1, busy_cores = 1.6 } }
 tcp      = { lat_avg_us = 90.0, cpu = { soft_pct = 8.0, busy_cores = 10.4 } }
 seq_rdma = { mib_s = 11500 }
 seq_tcp  = { mib_s = 11300 }
 line_rate_gbps = 100
+profile = "prova-default/1"
 `
 
 func TestConformance(t *testing.T) {
 	moduletest.Run(t, New(), []moduletest.Case{
 		{Name: "pass", Body: healthy},
 		{Name: "fail", Body: strings.Replace(healthy, "25.2", "61", 1), WantFailed: true},
+		{Name: "pass-v2", Body: healthyV2},
+		{Name: "fail-v2-high-queue-depth", Body: strings.Replace(healthyV2, "in_flight = 1, lat_p50_us = 24.1", "in_flight = 512, lat_p50_us = 24.1", 1), WantFailed: true},
 	})
 }
 
@@ -123,7 +127,7 @@ func TestNumbers(t *testing.T) {
 		}
 	}
 	tbl := resp.Outputs.GetAttr("table").AsString()
-	for _, s := range []string{"latency (avg)", "90.0 µs", "25.2 µs", "ratio 0.28", "<= 0.45", "-86 %", "busy cores", "11500 MiB/s", "share of 100 Gb/s", "96 %", "verdict: pass (profile prova-default/1)"} {
+	for _, s := range []string{"latency (avg)", "90.0 µs", "25.2 µs", "ratio 0.28", "<= 0.45", "-86 %", "busy cores", "11500 MiB/s", "share of 100 Gb/s", "96 %", "verdict: pass (profile prova-default/1)", "small-block"} {
 		if !strings.Contains(tbl, s) {
 			t.Errorf("table lacks %q:\n%s", s, tbl)
 		}
@@ -135,6 +139,7 @@ func TestWholeStepResult(t *testing.T) {
 	resp := apply(t, `
 rdma = { changed = false, failed = false, stdout = "", lat_avg_us = 30, lat_p50_us = 29, cpu = { soft_pct = 0.5, busy_cores = 1, usr_pct = 3, sys_pct = 4, samples = 3 } }
 tcp  = { changed = false, failed = false, stdout = "", lat_avg_us = 100, lat_p50_us = 98, cpu = { soft_pct = 9, busy_cores = 9, usr_pct = 3, sys_pct = 14, samples = 3 } }
+profile = "prova-default/1"
 `)
 	if got := number(t, resp, "latency_ratio"); got != 0.3 {
 		t.Errorf("latency_ratio = %v", got)

@@ -3,78 +3,13 @@ package compare
 import (
 	"fmt"
 	"math"
-
-	"github.com/zclconf/go-cty/cty"
+	"sort"
+	"strings"
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/modules/internal/profile"
 	"github.com/provadev/prova/parse/bench"
 )
-
-// side is what one transport's results give.
-type side struct {
-	lat, soft, busy, mib opt
-}
-
-// opt is a measurement that may be missing.
-type opt struct {
-	v  float64
-	ok bool
-}
-
-func some(v float64) opt { return opt{v: v, ok: !math.IsNaN(v) && !math.IsInf(v, 0)} }
-
-// get walks attributes of v; a missing, null or unknown value is missing.
-func get(v cty.Value, path ...string) opt {
-	for _, n := range path {
-		v, _ = v.UnmarkDeep()
-		if v == cty.NilVal || v.IsNull() || !v.IsKnown() {
-			return opt{}
-		}
-		switch t := v.Type(); {
-		case t.IsObjectType() && t.HasAttribute(n):
-			v = v.GetAttr(n)
-		case t.IsMapType() && v.HasIndex(cty.StringVal(n)).True():
-			v = v.Index(cty.StringVal(n))
-		default:
-			return opt{}
-		}
-	}
-	v, _ = v.UnmarkDeep()
-	if v.IsNull() || !v.IsKnown() || !v.Type().Equals(cty.Number) {
-		return opt{}
-	}
-	f, _ := v.AsBigFloat().Float64()
-	return some(f)
-}
-
-func first(os ...opt) opt {
-	for _, o := range os {
-		if o.ok {
-			return o
-		}
-	}
-	return opt{}
-}
-
-func readSide(v, seq cty.Value) side {
-	s := side{
-		lat:  first(get(v, "lat_avg_us"), get(v, "lat_p50_us")),
-		soft: get(v, "cpu", "soft_pct"),
-		busy: get(v, "cpu", "busy_cores"),
-	}
-	if seq != cty.NilVal && !seq.IsNull() {
-		s.mib = first(get(seq, "mib_s"), gbpsToMiB(get(seq, "gbps")))
-	}
-	return s
-}
-
-func gbpsToMiB(o opt) opt {
-	if !o.ok {
-		return o
-	}
-	return some(bench.GbpsToMiBps(o.v))
-}
 
 // thresholds are the profile with the runbook's overrides.
 type thresholds struct {
@@ -89,19 +24,39 @@ const (
 )
 
 func latencyLine(r, t side, th thresholds) (module.Check, opt) {
+	stat := "avg"
+	if th.LatencyStat == "p50" {
+		stat = "p50"
+	}
 	c := module.Check{Name: "latency: RDMA/TCP ratio", Threshold: fmt.Sprintf("<= %.2f", th.MaxLatencyRatio)}
+	if th.LatencyQD1 {
+		c.Name = "latency: RDMA/TCP ratio, " + stat + " at queue depth 1"
+	}
 	switch {
 	case !r.lat.ok || !t.lat.ok:
 		c.Verdict, c.Measured = fail, "n/a"
 		c.Message = "latency not measured over " + missing(r.lat.ok, t.lat.ok)
+		if th.LatencyQD1 {
+			c.Message += " (give lat_rdma and lat_tcp: a 4K random-read run with threads = 1 and iodepth = 1)"
+		}
 		return c, opt{}
 	case t.lat.v <= 0:
 		c.Verdict, c.Measured, c.Message = fail, "n/a", "TCP latency is 0: cannot form a ratio"
 		return c, opt{}
 	}
 	ratio := some(r.lat.v / t.lat.v)
-	c.Measured = fmt.Sprintf("%.2f (%.1f µs / %.1f µs)", ratio.v, r.lat.v, t.lat.v)
+	c.Measured = fmt.Sprintf("%.2f (%s %.1f µs / %.1f µs)", ratio.v, r.latStat, r.lat.v, t.lat.v)
 	c.Verdict = pass
+	if th.LatencyQD1 {
+		for _, s := range []side{r, t} {
+			if s.latInFlight.ok && s.latInFlight.v > 1 {
+				c.Verdict = fail
+				c.Message = fmt.Sprintf("%s ran with %.0f I/Os in flight: by Little's law its latency is at least in-flight / IOPS, "+
+					"the queue's and not the transport's; measure latency with threads = 1 and iodepth = 1", s.latRun, s.latInFlight.v)
+				return c, ratio
+			}
+		}
+	}
 	if ratio.v > th.MaxLatencyRatio {
 		c.Verdict = fail
 		c.Message = fmt.Sprintf("RDMA latency is %.2f of TCP's, more than %.2f: RDMA is not in effect or not worth it", ratio.v, th.MaxLatencyRatio)
@@ -109,38 +64,69 @@ func latencyLine(r, t side, th thresholds) (module.Check, opt) {
 	return c, ratio
 }
 
+// cpuLine compares the profile's CPU figure: %soft of the small-block run
+// (prova-default/1), or kernel CPU (%soft + %sys + %irq) of the line-rate
+// sequential runs per GB/s moved (prova-default/2), and busy cores.
 func cpuLine(r, t side, th thresholds) (module.Check, opt) {
-	c := module.Check{Name: "cpu: %soft drop RDMA vs TCP", Threshold: fmt.Sprintf(">= %.0f %%", th.MinSoftDropPct)}
+	metric := "%soft"
+	if th.CPUMetric == "kernel" {
+		metric = "kernel CPU (%soft+%sys+%irq)"
+	}
+	perGB := th.CPUAtLineRate && r.cpuGBps.ok && t.cpuGBps.ok && r.cpuGBps.v > 0 && t.cpuGBps.v > 0
+	unit := ""
+	if perGB {
+		unit = " per GB/s"
+	}
+	c := module.Check{Name: fmt.Sprintf("cpu: %s drop RDMA vs TCP (%s run%s)", metric, runKind(r.cpuRun), unit),
+		Threshold: fmt.Sprintf(">= %.0f %%", th.MinSoftDropPct)}
 	if th.FewerBusyCores {
 		c.Threshold += " and fewer busy cores"
 	}
-	if !r.soft.ok || !t.soft.ok {
+	rf, tf := r.cpuFigure(th), t.cpuFigure(th)
+	if !rf.ok || !tf.ok {
 		c.Verdict, c.Measured = fail, "n/a"
-		c.Message = "CPU (mpstat) not captured over " + missing(r.soft.ok, t.soft.ok)
+		c.Message = "CPU (mpstat) not captured over " + missing(rf.ok, tf.ok) + " in " + r.cpuRun + "/" + t.cpuRun
 		return c, opt{}
 	}
-	if t.soft.v <= 0 {
-		c.Verdict, c.Measured = fail, fmt.Sprintf("%%soft %.2f vs %.2f", r.soft.v, t.soft.v)
-		c.Message = "TCP %soft is 0: the TCP run did not load the CPU, nothing to compare"
+	rb, tb := r.busy, t.busy
+	if perGB {
+		rf, tf, rb, tb = r.perGBps(rf, th), t.perGBps(tf, th), r.perGBps(rb, th), t.perGBps(tb, th)
+	}
+	if tf.v <= 0 {
+		c.Verdict, c.Measured = fail, fmt.Sprintf("%s %.2f vs %.2f", metric, rf.v, tf.v)
+		c.Message = "TCP " + metric + " is 0: the TCP run did not load the CPU, nothing to compare"
 		return c, opt{}
 	}
-	drop := some((1 - r.soft.v/t.soft.v) * 100)
-	c.Measured = fmt.Sprintf("%.0f %% (%%soft %.2f vs %.2f)", drop.v, r.soft.v, t.soft.v)
-	if r.busy.ok && t.busy.ok {
-		c.Measured += fmt.Sprintf(", busy cores %.1f vs %.1f", r.busy.v, t.busy.v)
+	drop := some((1 - rf.v/tf.v) * 100)
+	c.Measured = fmt.Sprintf("%.0f %% (%s%s %.3g vs %.3g)", drop.v, metric, unit, rf.v, tf.v)
+	if rb.ok && tb.ok {
+		c.Measured += fmt.Sprintf(", busy cores%s %.2f vs %.2f", unit, rb.v, tb.v)
+	}
+	if th.CPUAtLineRate && !perGB {
+		c.Measured += " (sequential bandwidth unknown: not normalised)"
 	}
 	c.Verdict = pass
 	switch {
 	case drop.v < th.MinSoftDropPct:
 		c.Verdict = fail
-		c.Message = fmt.Sprintf("RDMA %%soft %.2f is only %.0f %% below TCP's %.2f (want >= %.0f %%)", r.soft.v, drop.v, t.soft.v, th.MinSoftDropPct)
-	case th.FewerBusyCores && (!r.busy.ok || !t.busy.ok):
-		c.Verdict, c.Message = fail, "busy cores not measured over "+missing(r.busy.ok, t.busy.ok)
-	case th.FewerBusyCores && r.busy.v >= t.busy.v:
+		c.Message = fmt.Sprintf("RDMA %s%s %.3g is only %.0f %% below TCP's %.3g (want >= %.0f %%)", metric, unit, rf.v, drop.v, tf.v, th.MinSoftDropPct)
+	case th.FewerBusyCores && (!rb.ok || !tb.ok):
+		c.Verdict, c.Message = fail, "busy cores not measured over "+missing(rb.ok, tb.ok)
+	case th.FewerBusyCores && rb.v >= tb.v:
 		c.Verdict = fail
-		c.Message = fmt.Sprintf("RDMA keeps %.1f cores busy, not fewer than TCP's %.1f", r.busy.v, t.busy.v)
+		c.Message = fmt.Sprintf("RDMA keeps %.2f cores busy%s, not fewer than TCP's %.2f", rb.v, unit, tb.v)
 	}
 	return c, drop
+}
+
+func runKind(name string) string {
+	switch {
+	case strings.HasPrefix(name, "seq_"):
+		return "sequential"
+	case strings.HasPrefix(name, "lat_"):
+		return "queue-depth-1"
+	}
+	return "small-block"
 }
 
 func bandwidthLine(r, t side, th thresholds) (module.Check, opt, opt) {
@@ -165,6 +151,48 @@ func bandwidthLine(r, t side, th thresholds) (module.Check, opt, opt) {
 			th.MinBandwidthShare*100, rs.v*100, ts.v*100)
 	}
 	return c, rs, ts
+}
+
+// fairnessLine reports the high-queue-depth IOPS and warns when the
+// comparison cannot mean what it says: a CPU-bound run, both transports
+// at the same IOPS ceiling, or repeated runs that disagree. It never fails.
+func fairnessLine(r, t side, th thresholds) module.Check {
+	c := module.Check{Name: "iops and fairness: high queue depth 4K, guards", Verdict: pass,
+		Threshold: fmt.Sprintf("warn: a core >= %.0f %% busy, IOPS within %.0f %%, spread > %.0f %%", th.CPUBoundPct, th.SameCeilingPct, th.MaxSpreadPct)}
+	c.Measured = fmt.Sprintf("IOPS RDMA %s, TCP %s", f(r.iops, "%.0f"), f(t.iops, "%.0f"))
+	var warns []string
+	if r.iops.ok && t.iops.ok && th.SameCeilingPct > 0 && math.Max(r.iops.v, t.iops.v) > 0 {
+		d := math.Abs(r.iops.v-t.iops.v) / math.Max(r.iops.v, t.iops.v) * 100
+		if d <= th.SameCeilingPct {
+			warns = append(warns, fmt.Sprintf("both transports reach the same IOPS ceiling (%.0f vs %.0f, %.1f %% apart): "+
+				"the target (its device), not the transport, limits the high-queue-depth run, so its IOPS say nothing about RDMA", r.iops.v, t.iops.v, d))
+		}
+	}
+	for _, s := range []side{t, r} {
+		for _, run := range sortedKeys(s.hottest) {
+			if h := s.hottest[run]; th.CPUBoundPct > 0 && h.ok && h.v >= th.CPUBoundPct {
+				warns = append(warns, fmt.Sprintf("%s is CPU-bound (a core at %.0f %%): it measures the CPU, not the transport", run, h.v))
+			}
+		}
+		for _, run := range sortedKeys(s.spread) {
+			if sp := s.spread[run]; th.MaxSpreadPct > 0 && sp.ok && sp.v > th.MaxSpreadPct {
+				warns = append(warns, fmt.Sprintf("%s: repeated runs spread %.0f %% (more than %.0f %%): the median is not stable", run, sp.v, th.MaxSpreadPct))
+			}
+		}
+	}
+	if len(warns) > 0 {
+		c.Verdict, c.Message = warn, strings.Join(warns, "; ")
+	}
+	return c
+}
+
+func sortedKeys(m map[string]opt) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }
 
 func missing(rdma, tcp bool) string {

@@ -11,6 +11,9 @@ import (
 // DefaultPath is where the CUDA toolkit installs gdscheck.
 const DefaultPath = "/usr/local/cuda/gds/tools/gdscheck"
 
+// DefaultCufile is where cuFile reads its configuration.
+const DefaultCufile = "/etc/cufile.json"
+
 // Check is the "gdscheck" module. The zero value is ready to use.
 type Check struct{}
 
@@ -28,6 +31,10 @@ func (*Check) Spec() hcldec.Spec {
 			Default: &hcldec.LiteralSpec{Value: cty.StringVal(DefaultPath)},
 		},
 		"filesystem": nonEmpty(&hcldec.AttrSpec{Name: "filesystem", Type: cty.String}),
+		"cufile_path": &hcldec.DefaultSpec{
+			Primary: nonEmpty(&hcldec.AttrSpec{Name: "cufile_path", Type: cty.String}),
+			Default: &hcldec.LiteralSpec{Value: cty.StringVal(DefaultCufile)},
+		},
 	}
 }
 
@@ -36,20 +43,27 @@ var fsType = cty.Object(map[string]cty.Type{"supported": cty.Bool, "capabilities
 var gpuType = cty.Object(map[string]cty.Type{"index": cty.Number, "name": cty.String, "supported": cty.Bool})
 
 var outputsType = cty.Object(map[string]cty.Type{
-	"installed":         cty.Bool,
-	"gds_version":       cty.String,
-	"nvidia_fs_version": cty.String,
-	"nvidia_fs_loaded":  cty.Bool,
-	"libcufile_version": cty.String,
-	"filesystems":       cty.Map(fsType),
-	"fs_supported":      cty.Bool,
-	"rdma":              cty.List(cty.String),
-	"rdma_ready":        cty.Bool,
-	"gpus":              cty.List(gpuType),
-	"has_gpu":           cty.Bool,
-	"iommu_enabled":     cty.Bool,
-	"platform_verified": cty.Bool,
-	"warnings":          cty.List(cty.String),
+	"installed":          cty.Bool,
+	"gds_version":        cty.String,
+	"nvidia_fs_version":  cty.String,
+	"nvidia_fs_loaded":   cty.Bool,
+	"libcufile_version":  cty.String,
+	"filesystems":        cty.Map(fsType),
+	"fs_supported":       cty.Bool,
+	"rdma":               cty.List(cty.String),
+	"rdma_ready":         cty.Bool,
+	"gpus":               cty.List(gpuType),
+	"has_gpu":            cty.Bool,
+	"iommu_enabled":      cty.Bool,
+	"iommu":              cty.String,
+	"data_path":          cty.String,
+	"data_path_reasons":  cty.List(cty.String),
+	"compat_forced":      cty.Bool,
+	"compat_allowed":     cty.Bool,
+	"rdma_dev_addr_list": cty.List(cty.String),
+	"gpus_without_gds":   cty.List(cty.Number),
+	"platform_verified":  cty.Bool,
+	"warnings":           cty.List(cty.String),
 })
 
 // Outputs are what gdscheck -p reported.
@@ -63,24 +77,32 @@ func (*Check) Doc() module.Doc {
 	return module.Doc{
 		Summary: "Runs NVIDIA GPUDirect Storage's gdscheck -p and returns its versions, per-file-system support, RDMA state, GPUs, IOMMU state and platform verification; the raw output is kept as evidence. Read-only.",
 		Args: map[string]string{
-			"path":       "gdscheck to run (default " + DefaultPath + ").",
-			"filesystem": "File system whose support fs_supported reports: a name as gdscheck prints it or gpfs, weka, vast (NFS), lustre, beegfs; cephfs is never supported.",
+			"path":        "gdscheck to run (default " + DefaultPath + ").",
+			"filesystem":  "File system whose support fs_supported reports: a name as gdscheck prints it or gpfs, weka, vast (NFS), lustre, beegfs; cephfs is never supported.",
+			"cufile_path": "cuFile's configuration file to read (default " + DefaultCufile + "; cuFile reads the file CUFILE_ENV_PATH_JSON names instead when set).",
 		},
 		Outputs: map[string]string{
-			"installed":         "False when gdscheck is not found (GDS not installed); every other output is then null or empty.",
-			"gds_version":       "GDS release version, e.g. 1.16.0.49.",
-			"nvidia_fs_version": "Version of the loaded nvidia_fs kernel module; null when gdscheck names none (module not loaded).",
-			"nvidia_fs_loaded":  "True when gdscheck printed an nvidia_fs version.",
-			"libcufile_version": "cuFile library version; null when not printed (1.16+ prints the nvidia_fs minimum version instead).",
-			"filesystems":       "DRIVER CONFIGURATION entries by name as printed (\"IBM Spectrum Scale\"): {supported, capabilities, value}. Supported means \"Supported\" or a capability list with nvfs or dmabuf; compat alone is the POSIX fallback through host memory.",
-			"fs_supported":      "Whether filesystem is supported; false when gdscheck does not list it (CephFS); null without filesystem.",
-			"rdma":              "The RDMA lines of DRIVER CONFIGURATION as \"name: value\" (\"Mellanox PeerDirect: Enabled\", \"rdma library: Loaded (libcufile_rdma.so)\").",
-			"rdma_ready":        "True when the cuFile RDMA library is loaded, its devices are configured and at least one is up.",
-			"gpus":              "GPU INFO: [{index, name, supported}] where supported means \"supports GDS\".",
-			"has_gpu":           "False when gdscheck reports no GPU (\"No GPU found in the system\").",
-			"iommu_enabled":     "True unless PLATFORM INFO says \"IOMMU: disabled\"; an enabled IOMMU is a common GDS blocker.",
-			"platform_verified": "True when gdscheck printed \"Platform verification succeeded\".",
-			"warnings":          "warn:/WARN: lines (a log file that could not be opened, the IOMMU warning).",
+			"installed":          "False when gdscheck is not found (GDS not installed); every other output is then null or empty.",
+			"gds_version":        "GDS release version, e.g. 1.16.0.49.",
+			"nvidia_fs_version":  "Version of the loaded nvidia_fs kernel module; null when gdscheck names none (module not loaded).",
+			"nvidia_fs_loaded":   "True when gdscheck printed an nvidia_fs version.",
+			"libcufile_version":  "cuFile library version; null when not printed (1.16+ prints the nvidia_fs minimum version instead).",
+			"filesystems":        "DRIVER CONFIGURATION entries by name as printed (\"IBM Spectrum Scale\"): {supported, capabilities, value}. Supported means \"Supported\" or a capability list with nvfs or dmabuf; compat alone is the POSIX fallback through host memory.",
+			"fs_supported":       "Whether filesystem is supported; false when gdscheck does not list it (CephFS); null without filesystem.",
+			"rdma":               "The RDMA lines of DRIVER CONFIGURATION as \"name: value\" (\"Mellanox PeerDirect: Enabled\", \"rdma library: Loaded (libcufile_rdma.so)\").",
+			"rdma_ready":         "True when the cuFile RDMA library is loaded, its devices are configured and at least one is up.",
+			"gpus":               "GPU INFO: [{index, name, supported}] where supported means \"supports GDS\".",
+			"has_gpu":            "False when gdscheck reports no GPU (\"No GPU found in the system\").",
+			"iommu_enabled":      "True when PLATFORM INFO's IOMMU line says anything but disabled; null when gdscheck printed no IOMMU line (unknown, never read as disabled).",
+			"iommu":              "disabled, passthrough (IOMMU on with iommu=pt on the kernel command line), enabled, or unknown (no IOMMU line).",
+			"data_path":          "The path cuFile gives filesystem's I/O on this node: native (nvidia_fs), p2pdma, rdma (a distributed file system), compat (POSIX I/O through host memory) or unknown.",
+			"data_path_reasons":  "Why: each rule of NVIDIA's compatibility-mode table that applies, or what makes the path direct.",
+			"compat_forced":      "cufile.json's properties.force_compat_mode; null when not set or not read.",
+			"compat_allowed":     "cufile.json's properties.allow_compat_mode (a file that cannot use GDS falls back silently); null when not set or not read.",
+			"rdma_dev_addr_list": "The RDMA addresses cufile.json gives filesystem (its fs section's list, else properties.rdma_dev_addr_list).",
+			"gpus_without_gds":   "Indexes of the GPUs gdscheck does not report as \"supports GDS\".",
+			"platform_verified":  "True when gdscheck printed \"Platform verification succeeded\".",
+			"warnings":           "warn:/WARN: lines (a log file that could not be opened, the IOMMU warning).",
 		},
 		Example: `step "gdscheck" "gds" {
   hosts      = "gpu_clients"

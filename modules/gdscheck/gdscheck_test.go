@@ -52,7 +52,7 @@ func TestConformance(t *testing.T) {
 		{Name: "not-installed", Body: `path = "/opt/gds/gdscheck"`, Setup: func(h *moduletest.FakeHost) {
 			h.Reply(`gdscheck`, moduletest.Reply{RC: 127, Stderr: "sh: 1: /opt/gds/gdscheck: not found\n"})
 		}},
-	}, `gdscheck -p$`))
+	}, `gdscheck -p$`, `^cat -- /etc/cufile\.json$`, `^cat /proc/cmdline$`))
 }
 
 func decode(t *testing.T, src string) cty.Value {
@@ -68,11 +68,15 @@ func decode(t *testing.T, src string) cty.Value {
 	return v
 }
 
-// run applies the module to a host whose gdscheck prints stdout/stderr.
-func run(t *testing.T, body string, r moduletest.Reply) (module.ApplyResponse, map[string]cty.Value) {
+// run applies the module to a host whose gdscheck prints stdout/stderr;
+// more set up the host's other commands (cat of cufile.json, /proc/cmdline).
+func run(t *testing.T, body string, r moduletest.Reply, more ...func(*moduletest.FakeHost)) (module.ApplyResponse, map[string]cty.Value) {
 	t.Helper()
 	h := moduletest.NewFakeHost("gpu01")
 	reply(r)(h)
+	for _, m := range more {
+		m(h)
+	}
 	resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, body)})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +117,7 @@ func TestSample114(t *testing.T) {
 	if resp.Evidence["gdscheck -p"] != toolOutput(t, s114) {
 		t.Error("evidence is not the raw output")
 	}
-	if resp.Message != "GDS 1.14.0.30, nvidia_fs 2.24, IOMMU disabled, gpfs not supported, 2 GPU(s)" {
+	if resp.Message != "GDS 1.14.0.30, nvidia_fs 2.24, IOMMU disabled, data path compat, gpfs not supported, 2 GPU(s)" {
 		t.Errorf("message %q", resp.Message)
 	}
 }

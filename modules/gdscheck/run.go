@@ -15,6 +15,7 @@ import (
 type args struct {
 	Path       string  `cty:"path"`
 	Filesystem *string `cty:"filesystem"`
+	CufilePath string  `cty:"cufile_path"`
 }
 
 // NewArgs implements module.Arguments: the struct the arguments decode into.
@@ -53,6 +54,17 @@ func (c *Check) Apply(ctx context.Context, req module.ApplyRequest) (module.Appl
 		resp.Evidence = map[string]string{"gdscheck -p": raw}
 	}
 	o := outputs(check, a.Filesystem)
+	if !check.NotInstalled {
+		cf, cfErr, err := readCufile(ctx, req.Host, a.CufilePath, resp.Evidence)
+		if err != nil {
+			return resp, err
+		}
+		cmd, err := module.Capture(ctx, req.Host, "cat /proc/cmdline")
+		if err != nil {
+			return resp, err
+		}
+		judge(&o, check, cf, cfErr, a.Filesystem, cmd.Stdout)
+	}
 	resp.Outputs, err = module.Encode(o, outputsType)
 	if err != nil {
 		return resp, err
@@ -85,7 +97,14 @@ type result struct {
 	RDMAReady        bool             `cty:"rdma_ready"`
 	GPUs             []gpuOut         `cty:"gpus"`
 	HasGPU           bool             `cty:"has_gpu"`
-	IOMMUEnabled     bool             `cty:"iommu_enabled"`
+	IOMMUEnabled     *bool            `cty:"iommu_enabled"`
+	IOMMU            string           `cty:"iommu"`
+	DataPath         string           `cty:"data_path"`
+	DataPathReasons  []string         `cty:"data_path_reasons"`
+	CompatForced     *bool            `cty:"compat_forced"`
+	CompatAllowed    *bool            `cty:"compat_allowed"`
+	RDMADevAddrList  []string         `cty:"rdma_dev_addr_list"`
+	GPUsWithoutGDS   []int            `cty:"gpus_without_gds"`
 	PlatformVerified bool             `cty:"platform_verified"`
 	Warnings         []string         `cty:"warnings"`
 }
@@ -95,7 +114,8 @@ type result struct {
 var fsAliases = map[string]string{"vast": "NFS", "wekafs": "WekaFS", "exascaler": "DDN EXAScaler"}
 
 func outputs(c *gds.Check, fs *string) result {
-	r := result{Installed: !c.NotInstalled, Filesystems: map[string]fsOut{}, RDMA: []string{}, GPUs: []gpuOut{}, Warnings: []string{}}
+	r := result{Installed: !c.NotInstalled, Filesystems: map[string]fsOut{}, RDMA: []string{}, GPUs: []gpuOut{}, Warnings: []string{},
+		IOMMU: "unknown", DataPath: pathUnkown, DataPathReasons: []string{}, RDMADevAddrList: []string{}, GPUsWithoutGDS: []int{}}
 	if c.NotInstalled {
 		return r
 	}
@@ -122,7 +142,10 @@ func outputs(c *gds.Check, fs *string) result {
 		r.GPUs = append(r.GPUs, gpuOut{Index: g.Index, Name: g.Name, Supported: g.SupportsGDS})
 	}
 	r.HasGPU = !c.NoGPU && len(c.GPUs) > 0
-	r.IOMMUEnabled = c.IOMMUEnabled
+	if c.IOMMU != "" {
+		en := c.IOMMUEnabled
+		r.IOMMUEnabled = &en
+	}
 	r.PlatformVerified = c.PlatformVerified
 	r.Warnings = append(r.Warnings, c.Warnings...)
 	for _, sec := range c.Other {
@@ -166,11 +189,7 @@ func summary(c *gds.Check, r result, a args) string {
 	} else {
 		parts = append(parts, "nvidia_fs not loaded")
 	}
-	if r.IOMMUEnabled {
-		parts = append(parts, "IOMMU enabled")
-	} else {
-		parts = append(parts, "IOMMU disabled")
-	}
+	parts = append(parts, "IOMMU "+r.IOMMU, "data path "+r.DataPath)
 	if a.Filesystem != nil {
 		if *r.FSSupported {
 			parts = append(parts, *a.Filesystem+" supported")
@@ -184,6 +203,60 @@ func summary(c *gds.Check, r result, a args) string {
 		parts = append(parts, "no GPU")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// readCufile reads cuFile's configuration; a file that is missing or
+// unreadable is not an error (cfErr says why), one that does not parse is.
+func readCufile(ctx context.Context, h module.Host, path string, ev map[string]string) (*gds.Cufile, string, error) {
+	out, err := module.Capture(ctx, h, module.Command("cat", "--", path))
+	if err != nil {
+		return nil, "", err
+	}
+	if out.RC != 0 {
+		return nil, fmt.Sprintf("%s on %s: %s", path, h.Name(), lastLine(out.Stderr)), nil
+	}
+	if ev != nil {
+		ev[path] = out.Stdout
+	}
+	cf, err := gds.ParseCufile([]byte(out.Stdout))
+	if err != nil {
+		return nil, "", fmt.Errorf("%s on %s: %w", path, h.Name(), err)
+	}
+	return cf, "", nil
+}
+
+// judge fills the outputs that combine gdscheck, cufile.json and the
+// kernel command line: the IOMMU mode and the data path.
+func judge(r *result, c *gds.Check, cf *gds.Cufile, cfErr string, fs *string, cmdline string) {
+	r.IOMMU = iommuMode(c, cmdline)
+	ok := 0
+	for _, g := range c.GPUs {
+		if g.SupportsGDS {
+			ok++
+		} else {
+			r.GPUsWithoutGDS = append(r.GPUsWithoutGDS, g.Index)
+		}
+	}
+	if cf != nil {
+		r.CompatForced, r.CompatAllowed = cf.ForceCompatMode, cf.AllowCompatMode
+		sec := ""
+		if fs != nil {
+			sec = cufileFS[strings.ToLower(*fs)]
+		}
+		r.RDMADevAddrList = append(r.RDMADevAddrList, cf.AddrList(sec)...)
+	}
+	r.DataPath, r.DataPathReasons = dataPath(c, cf, cfErr, fs, r.FSSupported, ok)
+	if r.DataPath != pathCompat && r.CompatAllowed != nil && *r.CompatAllowed {
+		r.Warnings = append(r.Warnings, "cufile.json allows compatibility mode (allow_compat_mode): a file that cannot use GDS falls back to host memory without an error")
+	}
+}
+
+func lastLine(s string) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	if t := strings.TrimSpace(l[len(l)-1]); t != "" {
+		return t
+	}
+	return "cannot be read"
 }
 
 func optional(s string) *string {

@@ -29,8 +29,15 @@ func (*Discover) Spec() hcldec.Spec {
 		"address":     nvmecmd.String("address", true),
 		"port":        nvmecmd.Port(),
 		"host_traddr": nvmecmd.String("host_traddr", false),
+		"fallback_port": &hcldec.DefaultSpec{Primary: nvmecmd.Number("fallback_port", 0, 65535),
+			Default: &hcldec.LiteralSpec{Value: cty.NumberIntVal(DiscoveryPort)}},
 	}
 }
+
+// DiscoveryPort is the IANA-assigned port of the NVMe-oF discovery service
+// over TCP (nvme-tcp's NVME_DISC_IP_PORT); 4420 is the I/O port that many
+// targets also serve discovery on.
+const DiscoveryPort = 8009
 
 var recordType = cty.Object(map[string]cty.Type{
 	"trtype": cty.String, "adrfam": cty.String, "subtype": cty.String, "treq": cty.String,
@@ -40,6 +47,7 @@ var recordType = cty.Object(map[string]cty.Type{
 var outputsType = cty.Object(map[string]cty.Type{
 	"records":    cty.List(recordType),
 	"subsystems": cty.List(cty.String),
+	"port":       cty.Number,
 })
 
 // Outputs are the discovery log records and the subsystem NQNs.
@@ -53,6 +61,7 @@ type args struct {
 	Address    string  `cty:"address"`
 	Port       int     `cty:"port"`
 	HostTraddr *string `cty:"host_traddr"`
+	Fallback   int     `cty:"fallback_port"`
 }
 
 // NewArgs implements module.Arguments: the struct the arguments decode into.
@@ -96,28 +105,57 @@ type record struct {
 type outputs struct {
 	Records    []record `cty:"records"`
 	Subsystems []string `cty:"subsystems"`
+	Port       int      `cty:"port"`
 }
 
 // Apply runs the discovery and returns its records. A failure nvme-cli
-// reports is a failed step with the classified reason.
+// reports is a failed step with the classified reason. Over TCP, when the
+// port offers nothing (refused, or no subsystem) and fallback_port is set
+// (default 8009, the IANA discovery port), the discovery is tried there too
+// and the port that answered is returned.
 func (*Discover) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
 	var a args
 	if err := module.Decode(req.Args, &a); err != nil {
 		return resp, err
 	}
-	h := req.Host
+	resp, n, err := discover(ctx, req.Host, a)
+	if err != nil || a.Transport != "tcp" || a.Fallback == 0 || a.Fallback == a.Port || (!resp.Failed && n > 0) {
+		return resp, err
+	}
+	b := a
+	b.Port = a.Fallback
+	second, m, err := discover(ctx, req.Host, b)
+	if err != nil {
+		return resp, err
+	}
+	for k, v := range resp.Evidence {
+		second.Evidence[k] = v
+	}
+	if second.Failed || m == 0 {
+		resp.Evidence = second.Evidence
+		resp.Message += fmt.Sprintf("; the discovery port %d offers nothing either: %s", a.Fallback, second.Message)
+		return resp, nil
+	}
+	second.Message += fmt.Sprintf(" (port %d offered nothing: %s)", a.Port, resp.Message)
+	return second, nil
+}
+
+// discover runs one discovery and returns the response and the number of
+// subsystems found.
+func discover(ctx context.Context, h module.Host, a args) (module.ApplyResponse, int, error) {
+	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
 	argv := a.argv(true)
 	out, err := nvmecmd.Run(ctx, h, argv...)
 	if err != nil {
-		return resp, err
+		return resp, 0, err
 	}
 	if out.RC != 0 {
 		// Without JSON support nvme-cli prints its usage: retry in text.
 		if f := nvmecmd.Classify(out); f.Kind == nvme.Unknown && !nvmecmd.NotInstalled(out) {
 			argv = a.argv(false)
 			if out, err = nvmecmd.Run(ctx, h, argv...); err != nil {
-				return resp, err
+				return resp, 0, err
 			}
 		}
 	}
@@ -129,11 +167,11 @@ func (*Discover) Apply(ctx context.Context, req module.ApplyRequest) (module.App
 		if f := nvmecmd.Classify(out); f != nil {
 			resp.Failed = true
 			resp.Message = fmt.Sprintf("discovery over %s failed: %v", a.target(), nvmecmd.Failed(h, "nvme discover", f))
-			return resp, nil
+			return resp, 0, nil
 		}
-		return resp, nvmecmd.ParseFailed(h, perr)
+		return resp, 0, nvmecmd.ParseFailed(h, perr)
 	}
-	o := outputs{Records: []record{}, Subsystems: []string{}}
+	o := outputs{Records: []record{}, Subsystems: []string{}, Port: a.Port}
 	for _, r := range d.Records {
 		o.Records = append(o.Records, record{Trtype: r.Trtype, Adrfam: r.Adrfam, Subtype: r.Subtype, Treq: r.Treq,
 			Portid: r.Portid, Trsvcid: r.Trsvcid, Subnqn: r.Subnqn, Traddr: r.Traddr})
@@ -142,13 +180,13 @@ func (*Discover) Apply(ctx context.Context, req module.ApplyRequest) (module.App
 		o.Subsystems = append(o.Subsystems, r.Subnqn)
 	}
 	if resp.Outputs, err = module.Encode(o, outputsType); err != nil {
-		return resp, err
+		return resp, 0, err
 	}
 	resp.Message = fmt.Sprintf("%d record(s), %d subsystem(s) over %s", len(o.Records), len(o.Subsystems), a.target())
 	if d.Truncated() {
 		resp.Message += fmt.Sprintf(" (%d announced)", d.NumRecords)
 	}
-	return resp, nil
+	return resp, len(o.Subsystems), nil
 }
 
 var (

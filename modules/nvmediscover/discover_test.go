@@ -198,3 +198,34 @@ func TestValidateTransport(t *testing.T) {
 		t.Errorf("transport fc: diags = %v", diags)
 	}
 }
+
+// Issue 19.7: a target whose discovery controller listens only on the IANA
+// discovery port 8009 offers nothing at 4420 over TCP; the module tries
+// 8009 and says which port answered.
+func TestTCPDiscoveryPortFallback(t *testing.T) {
+	h := moduletest.NewFakeHost("client1")
+	tg := target("tcp")
+	tg.Port = DiscoveryPort
+	nvmefake.New(tg).Install(h)
+	resp := apply(t, h, `transport = "tcp"`+"\n"+`address = "10.68.20.10"`)
+	if resp.Failed || resp.Outputs.GetAttr("port").AsBigFloat().String() != "8009" || !strings.Contains(resp.Message, "port 4420 offered nothing") {
+		t.Fatalf("fallback: failed %t %q port %v", resp.Failed, resp.Message, resp.Outputs)
+	}
+	if len(resp.Evidence) != 2 {
+		t.Errorf("evidence of both attempts: %v", resp.Evidence)
+	}
+	// RDMA does not fall back, nor does fallback_port = 0.
+	for _, body := range []string{`transport = "rdma"`, `transport = "tcp"` + "\nfallback_port = 0"} {
+		h := moduletest.NewFakeHost("client1")
+		nvmefake.New(tg).Install(h)
+		if resp := apply(t, h, body+"\n"+`address = "10.68.20.10"`); !resp.Failed || strings.Contains(resp.Message, "8009") {
+			t.Errorf("%q: failed %t %q", body, resp.Failed, resp.Message)
+		}
+	}
+	// Nothing at either port: failed, both named.
+	h = moduletest.NewFakeHost("client1")
+	nvmefake.New(target("rdma")).Install(h)
+	if resp := apply(t, h, `transport = "tcp"`+"\n"+`address = "10.68.20.10"`); !resp.Failed || !strings.Contains(resp.Message, "the discovery port 8009 offers nothing either") {
+		t.Errorf("neither: failed %t %q", resp.Failed, resp.Message)
+	}
+}

@@ -234,6 +234,7 @@ func TestEverySampleExercised(t *testing.T) {
 		"gds/gdscheck-p-1.16-nvidia-doc-sample-nvfs-dmabuf-compat.txt": true,
 		"gds/gdscheck-py-v-version-doc-sample.txt":                     true,
 		"gds/gdsio-read-gpud-cpuonly-cpu_gpu-and-gdsio_verify.txt":     true,
+		"gds/cufile-json-default-nvidia-config-guide.txt":              true,
 	}
 	for _, rel := range samples.Glob(t, "gds/*") {
 		if !used[rel] {

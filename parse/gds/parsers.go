@@ -7,6 +7,7 @@ func Parsers() []parse.Parser {
 	return []parse.Parser{
 		{Name: "gdscheck", Command: "/usr/local/cuda/gds/tools/gdscheck -p", Parse: wrap(ParseGdscheck)},
 		{Name: "gdsio", Command: "/usr/local/cuda/gds/tools/gdsio", Parse: wrap(ParseGdsio)},
+		{Name: "cufile-json", Command: "cat /etc/cufile.json", Parse: wrap(ParseCufile)},
 	}
 }
 

@@ -247,3 +247,17 @@ func TestGermanLocaleSample(t *testing.T) {
 		t.Errorf("interval 2 cpu 0 = %+v", c)
 	}
 }
+
+// %iowait is idle time with I/O outstanding: a CPU waiting on a slow
+// device is not busy (issue 19 item 2), and the hottest core is reported.
+func TestBusyCoresExcludeIOWait(t *testing.T) {
+	r := &Result{Average: []CPULoad{
+		{CPU: "all", Usr: 5, Sys: 5, IOWait: 40, Idle: 50},
+		{CPU: "0", Usr: 10, Sys: 10, IOWait: 80, Idle: 0},
+		{CPU: "1", Usr: 0, Sys: 0, IOWait: 0, Idle: 100},
+	}}
+	s := r.Summary()
+	if !near(s.BusyCores, 0.2) || !near(s.HottestPct, 20) {
+		t.Errorf("busy cores %v, hottest %v; want 0.2 and 20 (iowait is not work)", s.BusyCores, s.HottestPct)
+	}
+}

@@ -13,12 +13,21 @@ type Summary struct {
 	All CPULoad `json:"all"`
 	// PerCPU are the per-CPU averages, in output order (empty without -P).
 	PerCPU []CPULoad `json:"per_cpu,omitempty"`
-	// BusyCores is the sum over CPUs of (100 - %idle) / 100. Without
-	// per-CPU rows it is estimated from the "all" row and the CPU count of
-	// the banner, and BusyFromAll is set.
+	// BusyCores is the sum over CPUs of (100 - %idle - %iowait) / 100:
+	// %iowait is idle time with I/O outstanding, not work, so a CPU
+	// waiting on a slow device does not count as busy. Without per-CPU
+	// rows it is estimated from the "all" row and the CPU count of the
+	// banner, and BusyFromAll is set.
 	BusyCores   float64 `json:"busy_cores"`
 	BusyFromAll bool    `json:"busy_from_all,omitempty"`
+	// HottestPct is the busiest CPU's average busy percentage (100 -
+	// %idle - %iowait); 0 without per-CPU rows. A core near 100 % means
+	// the run was CPU-bound on that core.
+	HottestPct float64 `json:"hottest_pct,omitempty"`
 }
+
+// Busy is a row's busy percentage: neither idle nor waiting on I/O.
+func (c CPULoad) Busy() float64 { return max(0, 100-c.Idle-c.IOWait) }
 
 // Summary computes the run's summary.
 func (r *Result) Summary() Summary {
@@ -40,7 +49,8 @@ func (r *Result) Summary() Summary {
 			continue
 		}
 		s.PerCPU = append(s.PerCPU, rows[i])
-		s.BusyCores += (100 - rows[i].Idle) / 100
+		s.BusyCores += rows[i].Busy() / 100
+		s.HottestPct = max(s.HottestPct, rows[i].Busy())
 	}
 	switch {
 	case all != nil:
@@ -50,7 +60,7 @@ func (r *Result) Summary() Summary {
 		s.All.CPU = "all"
 	}
 	if len(s.PerCPU) == 0 && all != nil && r.Host.CPUs > 0 {
-		s.BusyCores = (100 - all.Idle) / 100 * float64(r.Host.CPUs)
+		s.BusyCores = all.Busy() / 100 * float64(r.Host.CPUs)
 		s.BusyFromAll = true
 	}
 	return s

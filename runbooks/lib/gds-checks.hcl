@@ -18,6 +18,16 @@ variable "rdma_ports" {
   description = "RDMA ports the storage traffic uses (device/port, mlx5_0/1): they must be Active/LinkUp, and GPU proximity is judged against them; empty = any NIC"
 }
 
+variable "platform" {
+  type        = string
+  default     = "x86"
+  description = "what the IOMMU rule is judged by: x86 (bare metal: IOMMU disabled or iommu=pt), grace_hopper (IOMMU enabled, not passthrough), vm (IOMMU on, ATS on the NIC; ATS and ACS are not checked)"
+  validation {
+    condition     = contains(["x86", "grace_hopper", "vm"], var.platform)
+    error_message = "platform must be x86, grace_hopper or vm."
+  }
+}
+
 variable "gpu_hosts" {
   type        = string
   default     = ""
@@ -59,7 +69,10 @@ step "assert" "gpu_near_nic" {
 }
 
 # The evidence an operator hands over: one check per precondition, with its
-# measured value, in the run record next to gdscheck's raw output.
+# measured value, in the run record next to gdscheck's raw output. The last
+# two are the consequence: the data path cuFile will give the file system
+# (compatibility mode fails "GDS ready" unless waived) and each GPU's GDS
+# support (docs/gds.md).
 step "assert" "gds_ready" {
   hosts = local.gds_hosts
   check {
@@ -78,17 +91,17 @@ step "assert" "gds_ready" {
   }
   check {
     name          = "nvidia_fs loaded"
-    condition     = step.gds.nvidia_fs_loaded
-    measured      = coalesce(step.gds.nvidia_fs_version, "not loaded")
-    threshold     = "loaded"
+    condition     = step.gds.nvidia_fs_loaded || step.gds.data_path == "p2pdma"
+    measured      = step.gds.nvidia_fs_loaded ? step.gds.nvidia_fs_version : (step.gds.data_path == "p2pdma" ? "not loaded (P2PDMA serves local NVMe)" : "not loaded")
+    threshold     = "loaded (not needed for local NVMe over P2PDMA)"
     error_message = "${host.name}: the nvidia_fs kernel module is not loaded: cuFile falls back to POSIX I/O through host memory"
   }
   check {
-    name          = "IOMMU disabled"
-    condition     = step.gds.installed && !step.gds.iommu_enabled
-    measured      = step.gds.installed ? (step.gds.iommu_enabled ? "enabled" : "disabled") : "unknown (no gdscheck)"
-    threshold     = "disabled"
-    error_message = "${host.name}: IOMMU is enabled: PCIe peer-to-peer traffic goes through the root complex (boot with intel_iommu=off or amd_iommu=off)"
+    name          = "IOMMU by platform"
+    condition     = var.platform == "x86" ? contains(["disabled", "passthrough"], step.gds.iommu) : (var.platform == "grace_hopper" ? step.gds.iommu == "enabled" : contains(["enabled", "passthrough"], step.gds.iommu))
+    measured      = step.gds.installed ? step.gds.iommu : "unknown (no gdscheck)"
+    threshold     = var.platform == "x86" ? "disabled or passthrough (iommu=pt)" : (var.platform == "grace_hopper" ? "enabled, passthrough off" : "enabled (with ATS on the NIC)")
+    error_message = step.gds.iommu == "unknown" ? "${host.name}: IOMMU state unknown: gdscheck printed no IOMMU line (not taken as disabled)" : (var.platform == "x86" ? "${host.name}: IOMMU is enabled and translating: PCIe peer-to-peer traffic goes through the root complex (boot with intel_iommu=off / amd_iommu=off, or iommu=pt)" : "${host.name}: IOMMU is ${step.gds.iommu}; on ${var.platform} GDS wants it ${var.platform == "grace_hopper" ? "enabled with passthrough off" : "enabled"}")
   }
   check {
     name          = "file system supported by GDS"
@@ -110,5 +123,19 @@ step "assert" "gds_ready" {
     measured      = length(step.gds_ports.active_ports) > 0 ? join(", ", step.gds_ports.active_ports) : "none"
     threshold     = length(var.rdma_ports) > 0 ? join(", ", var.rdma_ports) : "at least one"
     error_message = "${host.name}: RDMA path not healthy: missing or inactive ${join(", ", step.gds_ports.missing_ports)} (active: ${join(", ", step.gds_ports.active_ports)})"
+  }
+  check {
+    name          = "GDS data path (not compatibility mode)"
+    condition     = contains(["native", "p2pdma", "rdma"], step.gds.data_path)
+    measured      = "${step.gds.data_path}: ${join("; ", step.gds.data_path_reasons)}"
+    threshold     = "native, p2pdma or rdma"
+    error_message = "${host.name}: cuFile will serve ${var.filesystem} in ${step.gds.data_path} mode: ${join("; ", step.gds.data_path_reasons)}"
+  }
+  check {
+    name          = "every GPU supports GDS"
+    condition     = step.gds.has_gpu && length(step.gds.gpus_without_gds) == 0
+    measured      = length(step.gds.gpus_without_gds) == 0 ? "all ${length(step.gds.gpus)}" : "not: GPU ${join(", ", [for g in step.gds.gpus_without_gds : tostring(g)])}"
+    threshold     = "supports GDS (BAR1)"
+    error_message = "${host.name}: GPU ${join(", ", [for g in step.gds.gpus_without_gds : tostring(g)])} not reported as supporting GDS: I/O to them uses compatibility mode"
   }
 }

@@ -58,6 +58,24 @@ variable "bench_timeout" {
   default     = "15m"
 }
 
+variable "repeat" {
+  type        = number
+  default     = 3
+  description = "runs of each benchmark per pass (two passes per transport, TCP RDMA RDMA TCP); the comparison uses the medians and warns when they spread"
+}
+
+variable "nr_io_queues" {
+  type        = number
+  default     = 8
+  description = "I/O queues for both transports (nvme connect -i), so that neither gets more"
+}
+
+variable "numa_node" {
+  type        = number
+  default     = null
+  description = "pin every benchmark to this NUMA node (numactl), e.g. the data NIC's; default not pinned"
+}
+
 variable "seq_block_size" {
   type    = string
   default = "1M"
@@ -71,7 +89,7 @@ variable "line_rate_gbps" {
 
 variable "profile" {
   type    = string
-  default = "prova-default/1"
+  default = "prova-default/2"
 }
 
 variable "max_latency_ratio" {
@@ -93,43 +111,12 @@ locals {
   nvme_initiator = var.initiator != null ? var.initiator : group.all[0]
 }
 
-# --- facts and discovery (read-only) ---
+# --- facts (read-only) ---
 
 step "rdma_ports" "nvme_ports" {
   hosts      = local.nvme_initiator
   on_failure = "continue"
   tags       = ["facts"]
-}
-
-step "nvme_discover" "discover_tcp" {
-  hosts      = local.nvme_initiator
-  transport  = "tcp"
-  address    = var.target_address
-  port       = var.target_port
-  on_failure = "continue"
-}
-
-step "nvme_discover" "discover_rdma" {
-  hosts      = local.nvme_initiator
-  transport  = "rdma"
-  address    = var.target_address
-  port       = var.target_port
-  on_failure = "continue"
-}
-
-step "assert" "offered" {
-  hosts      = local.nvme_initiator
-  on_failure = "continue"
-  check {
-    name          = "subsystem offered over TCP"
-    condition     = try(contains(step.discover_tcp.subsystems, var.nqn), false)
-    error_message = "${var.nqn} is not offered over TCP at ${var.target_address}: ${step.discover_tcp.message}"
-  }
-  check {
-    name          = "subsystem offered over RDMA"
-    condition     = try(contains(step.discover_rdma.subsystems, var.nqn), false)
-    error_message = "${var.nqn} is not offered over RDMA at ${var.target_address}: ${step.discover_rdma.message}"
-  }
 }
 
 # Start clean: a path left over TCP would make the RDMA run mixed.
@@ -141,20 +128,26 @@ step "nvme_disconnect" "clean_start" {
 
 # --- each transport in turn: connect, check the path, benchmark, disconnect ---
 
+# Two passes per transport in the order TCP, RDMA, RDMA, TCP: neither
+# transport always runs first (warming the target's cache for the other),
+# and a drift over the run cancels out of the medians.
 include "transport" {
   source   = "nvmeof-transport.hcl"
-  for_each = ["tcp", "rdma"]
+  for_each = { tcp = "tcp", rdma = "rdma", rdma_2 = "rdma", tcp_2 = "tcp" }
 }
 
 # --- the three lines side by side ---
 
 step "compare" "rdma_vs_tcp" {
   hosts               = local.nvme_initiator
-  rdma                = step.bench_rdma
-  tcp                 = step.bench_tcp
-  seq_rdma            = step.seq_rdma
-  seq_tcp             = step.seq_tcp
+  lat_rdma            = [step.lat_rdma, step.lat_rdma_2]
+  lat_tcp             = [step.lat_tcp, step.lat_tcp_2]
+  rdma                = [step.iops_rdma, step.iops_rdma_2]
+  tcp                 = [step.iops_tcp, step.iops_tcp_2]
+  seq_rdma            = [step.seq_rdma, step.seq_rdma_2]
+  seq_tcp             = [step.seq_tcp, step.seq_tcp_2]
   line_rate_gbps      = var.line_rate_gbps != null ? var.line_rate_gbps : try(max(flatten([for d in step.nvme_ports.devices : [for p in d.ports : p.rate_gbps]])...), null)
+  link_layer          = try(flatten([for d in step.nvme_ports.devices : [for p in d.ports : p.link_layer if p.state == "Active"]])[0], null)
   profile             = var.profile
   max_latency_ratio   = var.max_latency_ratio
   min_soft_drop_pct   = var.min_soft_drop_pct

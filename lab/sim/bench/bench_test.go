@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,7 +81,7 @@ func TestTransportNumbers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		small := workload{BS: 4096, Inflight: 512, Time: time.Second}
+		small := workload{BS: 4096, Inflight: 1, Time: time.Second}
 		big := workload{BS: 1 << 20, Inflight: 64, Time: time.Second}
 		tcp, rdma := pathOf(n, "tcp"), pathOf(n, "rdma")
 		if l := simulate(r, tcp, small, 32).Lat.Mean; l < 75 || l > 105 {
@@ -91,7 +92,7 @@ func TestTransportNumbers(t *testing.T) {
 		}
 		for _, p := range []path{tcp, rdma} {
 			o := simulate(r, p, big, 32)
-			if f := o.Bps / mib / lineMiB; f < 0.90 || f > 0.96 {
+			if f := o.Bps / mib / lineMiB; f < 0.895 || f > 0.965 { // 0.925 (tcp) and 0.935 (rdma), noise within 3 sigma
 				t.Errorf("%s 1M reads at %.3f of line rate", p.Transport, f)
 			}
 			st := o.Load.state(32, 2)
@@ -172,5 +173,59 @@ func TestElbenchoRunWritesFilesAndRestoresIdle(t *testing.T) {
 	r = e.run(Fio(), "--name=bad", "--filename=/dev/nvme0n1", "--rw=randread", "--bs=4k", "--ioengine=nosuchengine")
 	if r.Status != 1 || r.Stderr != string(samples.Read(t, "fio/error-bad-ioengine.txt")) {
 		t.Errorf("bad engine: %+v", r)
+	}
+}
+
+// Little's law holds at every block size: with N I/Os in flight, average
+// latency is at least N / IOPS, and IOPS never exceeds what the link or
+// the target's device can do. Issue 19 item 1: the simulator once applied
+// it only from 64 KiB up, so a 4K run at 512 in flight showed 24 µs, which
+// implies 21M IOPS.
+func TestLittlesLawAtEveryBlockSize(t *testing.T) {
+	n := testNode("n1", "10.10.0.3", 100, "Ethernet")
+	e := newEnv(t, n)
+	for _, bs := range []int64{512, 4096, 16 << 10, 64 << 10, 1 << 20} {
+		for _, inflight := range []int{1, 16, 512} {
+			for _, tr := range []string{"tcp", "rdma", "pcie"} {
+				r, _ := newRand(e.e)
+				p := pathOf(n, tr)
+				o := simulate(r, p, workload{BS: bs, Inflight: inflight, Random: true, Time: time.Second}, 32)
+				if little := float64(inflight) / o.IOPS * 1e6; o.Lat.Mean < little*0.999 {
+					t.Errorf("%s bs %d x %d in flight: mean latency %.1f µs < N/IOPS = %.1f µs", tr, bs, inflight, o.Lat.Mean, little)
+				}
+				if p.Transport != "pcie" && o.IOPS > float64(n.NVMeoF.DeviceIOPS())*1.05 {
+					t.Errorf("%s bs %d x %d: %.0f IOPS over the device's %d", tr, bs, inflight, o.IOPS, n.NVMeoF.DeviceIOPS())
+				}
+				if lim := float64(p.Gbps) * 1e9 / 8; p.Gbps > 0 && o.Bps > lim {
+					t.Errorf("%s bs %d x %d: %.0f B/s over the link's %.0f", tr, bs, inflight, o.Bps, lim)
+				}
+			}
+		}
+	}
+}
+
+// The old method (4K latency taken from the 16 x 32 run) fails a working
+// RDMA path: both transports reach the namespace's IOPS ceiling, so their
+// latencies are N / ceiling and the ratio is near 1. At queue depth 1 the
+// transports' own latencies show (about 25 vs 90 µs).
+func TestHighQueueDepthHidesTheTransport(t *testing.T) {
+	n := testNode("n1", "10.10.0.3", 100, "Ethernet")
+	e := newEnv(t, n)
+	for i := 0; i < 10; i++ {
+		r, _ := newRand(e.e)
+		tcp, rdma := pathOf(n, "tcp"), pathOf(n, "rdma")
+		high := workload{BS: 4096, Inflight: 512, Random: true, Time: time.Second}
+		ht, hr := simulate(r, tcp, high, 32), simulate(r, rdma, high, 32)
+		if ratio := hr.Lat.Mean / ht.Lat.Mean; ratio < 0.8 {
+			t.Errorf("16 x 32: RDMA/TCP latency ratio %.2f; a device-bound namespace gives both about N/IOPS", ratio)
+		}
+		if d := math.Abs(hr.IOPS/ht.IOPS - 1); d > 0.1 {
+			t.Errorf("16 x 32: IOPS %.0f vs %.0f, want the same device ceiling", hr.IOPS, ht.IOPS)
+		}
+		qd1 := workload{BS: 4096, Inflight: 1, Random: true, Time: time.Second}
+		lt, lr := simulate(r, tcp, qd1, 32), simulate(r, rdma, qd1, 32)
+		if ratio := lr.Lat.P(50) / lt.Lat.P(50); ratio > 0.4 || ratio < 0.2 {
+			t.Errorf("QD1: RDMA/TCP p50 ratio %.2f (%.1f / %.1f µs), want about 0.28", ratio, lr.Lat.P(50), lt.Lat.P(50))
+		}
 	}
 }

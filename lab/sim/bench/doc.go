@@ -5,7 +5,10 @@
 // nodes through the lab's cluster state).
 //
 // The numbers follow the transport and the hardware (docs/lab-nvmeof.md):
-// 4K reads near 90 µs over TCP, near 25 µs over RDMA; large sequential
+// 4K reads at queue depth 1 near 90 µs over TCP, near 25 µs over RDMA;
+// IOPS capped by the transport, the link and the target namespace's device
+// (model.NVMeoFTarget.IOPS), with Little's law (latency >= in flight /
+// IOPS) at every block size; large sequential
 // reads at 90-95% of the data port's line rate (capped by the target's rate
 // and by a slower port); TCP keeps 8-12 cores busy with %soft near 8% on a
 // 32-CPU node, RDMA 1-2 cores and %soft near 1%; a node with the

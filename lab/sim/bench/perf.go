@@ -15,10 +15,16 @@ type path struct {
 	Gbps      int    // line rate of the data path; 0 for pcie
 	Lossless  bool   // RDMA over a network without working PFC/ECN
 	NUMA      int    // NUMA node of the data port's HCA
+	// DeviceIOPS is the small-block ceiling of the device behind a fabric
+	// path (the target's namespace); 0 for pcie (capacity has its own).
+	DeviceIOPS float64
 }
 
 func pathOf(n *model.Node, tr string) path {
 	p := path{Transport: tr, Gbps: nvme.LineRate(n, tr)}
+	if tr != "pcie" {
+		p.DeviceIOPS = float64(n.NVMeoF.DeviceIOPS())
+	}
 	if hca, _, ok := nvme.DataPort(n, tr); ok && hca != "" {
 		if h, ok := n.HCA(hca); ok {
 			p.NUMA = h.NUMA
@@ -50,8 +56,18 @@ type outcome struct {
 
 const mib = 1 << 20
 
-// capacity is what a path can do at most: bytes/s and IOPS.
+// capacity is what a path can do at most: bytes/s and IOPS, the IOPS of
+// a fabric path capped by the device behind it.
 func capacity(r *rand.Rand, p path) (bps, iops float64) {
+	bps, iops = linkCapacity(r, p)
+	if p.DeviceIOPS > 0 {
+		iops = math.Min(iops, p.DeviceIOPS*noise(r, 2))
+	}
+	return bps, iops
+}
+
+// linkCapacity is what the transport and link can do.
+func linkCapacity(r *rand.Rand, p path) (bps, iops float64) {
 	switch {
 	case p.Transport == "pcie":
 		return 6.8e9 * noise(r, 2), 1.0e6 * noise(r, 3)
@@ -102,11 +118,11 @@ func simulate(r *rand.Rand, p path, w workload, cpus int) outcome {
 	if w.Write {
 		iops *= 0.93
 	}
-	// Large blocks queue behind the wire: Little's law sets their latency.
-	if w.BS >= 64<<10 {
-		if little := float64(max(w.Inflight, 1)) / iops * 1e6; little > lat.Mean {
-			lat = lat.Scale(little / lat.Mean)
-		}
+	// Little's law at every block size: N I/Os in flight at this IOPS wait
+	// N / IOPS on average; once the link or the device is the bottleneck,
+	// the queue, not the transport, sets the latency.
+	if little := float64(max(w.Inflight, 1)) / iops * 1e6; little > lat.Mean {
+		lat = lat.Scale(little / lat.Mean)
 	}
 	o := outcome{IOPS: iops, Bps: iops * float64(w.BS), Lat: lat}
 	if w.Time > 0 {

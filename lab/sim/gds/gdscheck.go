@@ -63,6 +63,9 @@ func Report(n *model.Node) string {
 		props = cufileNew
 	}
 	for _, p := range props {
+		if p[0] == "properties.force_compat_mode" && forceCompat(n) {
+			p[1] = "true"
+		}
 		if strings.HasSuffix(p[0], ":") {
 			line("%s %s", p[0], p[1])
 		} else {

@@ -3,6 +3,7 @@ package gds
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/provadev/prova/lab/model"
@@ -84,5 +85,26 @@ func checkParsed(t *testing.T, name string, n *model.Node, c *gds.Check) {
 	}
 	if len(c.Errors) != 0 {
 		t.Errorf("%s: errors %q", name, c.Errors)
+	}
+}
+
+// The lab's cufile.json reads as cuFile's configuration: configured nodes
+// list their data address, "default" is NVIDIA's file as installed.
+func TestCufileParsed(t *testing.T) {
+	n := &model.Node{Name: "gds01", DataAddress: "10.10.0.1", GDS: &model.GDS{Release: "1.16.0.49"}}
+	for mode, want := range map[string]string{"": "10.10.0.1", "configured": "10.10.0.1", "default": "", "force_compat": "10.10.0.1"} {
+		n.Cufile = mode
+		text, ok := CufileJSON(n)
+		c, err := gds.ParseCufile([]byte(text))
+		if !ok || err != nil {
+			t.Fatalf("%q: %v %v", mode, ok, err)
+		}
+		if got := strings.Join(c.AddrList("gpfs"), ","); got != want || (c.ForceCompatMode != nil) != (mode == "force_compat") {
+			t.Errorf("%q: addr list %q force %v", mode, got, c.ForceCompatMode)
+		}
+	}
+	n.Cufile = "absent"
+	if _, ok := CufileJSON(n); ok {
+		t.Error("absent cufile.json written")
 	}
 }

@@ -5,20 +5,30 @@ import (
 	"testing"
 )
 
-// The default profile's numbers are part of its name's contract.
-func TestDefaultIsDomainSection5(t *testing.T) {
-	p, err := Lookup(Default)
+// A released profile's numbers are part of its name's contract.
+func TestReleasedProfilesDoNotChange(t *testing.T) {
+	p, err := Lookup(V1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.MaxLatencyRatio != 0.45 || p.MinSoftDropPct != 50 || !p.FewerBusyCores || p.MinBandwidthShare != 0.90 {
+	if p.MaxLatencyRatio != 0.45 || p.MinSoftDropPct != 50 || !p.FewerBusyCores || p.MinBandwidthShare != 0.90 ||
+		p.LatencyQD1 || p.CPUAtLineRate || p.LatencyStat != "" || p.CPUMetric != "" || p.CPUBoundPct != 0 || p.SameCeilingPct != 0 {
 		t.Errorf("prova-default/1 changed: %+v; release a new version instead", p)
+	}
+	p, err = Lookup(Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "prova-default/2" || p.MaxLatencyRatio != 0.45 || p.MinSoftDropPct != 50 || !p.FewerBusyCores ||
+		p.MinBandwidthShare != 0.90 || !p.LatencyQD1 || p.LatencyStat != "p50" || !p.CPUAtLineRate || p.CPUMetric != "kernel" ||
+		p.CPUBoundPct != 95 || p.SameCeilingPct != 5 || p.MaxSpreadPct != 10 {
+		t.Errorf("prova-default/2 changed: %+v; release a new version instead", p)
 	}
 }
 
 func TestUnknownNamesTheKnown(t *testing.T) {
 	_, err := Lookup("site/7")
-	if err == nil || !strings.Contains(err.Error(), Default) {
+	if err == nil || !strings.Contains(err.Error(), Default) || !strings.Contains(err.Error(), V1) {
 		t.Errorf("err = %v", err)
 	}
 }
