@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -109,7 +110,7 @@ func (s *sampler) stop(host string) (*cpuResult, string, string) {
 		if s.rc == 127 || strings.Contains(errText, "not found") {
 			return nil, evidence, "cpu: mpstat (sysstat) is not installed on " + host
 		}
-		return nil, evidence, fmt.Sprintf("cpu: mpstat on %s exited %d: %s", host, s.rc, lastLine(errText))
+		return nil, evidence, fmt.Sprintf("cpu: mpstat on %s exited %d: %s", host, s.rc, cmp.Or(module.LastLine(errText), "(no output)"))
 	}
 	r, err := mpstat.Parse([]byte(out))
 	if err != nil {
@@ -134,13 +135,4 @@ func cpuOf(r *mpstat.Result) cpuResult {
 	return cpuResult{SoftPct: round(a.Soft), SysPct: round(a.Sys), IRQPct: round(a.IRQ), UsrPct: round(a.Usr),
 		IOWaitPct: round(a.IOWait), KernelPct: round(a.Soft + a.Sys + a.IRQ), BusyCores: round(sum.BusyCores),
 		HottestPct: round(sum.HottestPct), CPUs: cpus, Samples: sum.Intervals}
-}
-
-func lastLine(s string) string {
-	t := strings.TrimSpace(s)
-	if t == "" {
-		return "(no output)"
-	}
-	l := strings.Split(t, "\n")
-	return strings.TrimSpace(l[len(l)-1])
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -78,7 +79,7 @@ func summary(r result) string {
 // failed marks the response failed with the tool's last line.
 func failed(resp module.ApplyResponse, h module.Host, tool string, out module.Output) module.ApplyResponse {
 	resp.Failed = true
-	resp.Message = fmt.Sprintf("%s on %s exited %d: %s", tool, h.Name(), out.RC, lastLine(out.Stderr+"\n"+out.Stdout))
+	resp.Message = fmt.Sprintf("%s on %s exited %d: %s", tool, h.Name(), out.RC, cmp.Or(module.LastLine(out.Stderr+"\n"+out.Stdout), "(no output)"))
 	return resp
 }
 
@@ -90,7 +91,7 @@ func tempDir(ctx context.Context, h module.Host) (string, error) {
 	}
 	dir := strings.TrimSpace(out.Stdout)
 	if out.RC != 0 || !strings.HasPrefix(dir, "/") || strings.ContainsAny(dir, "\n'") {
-		return "", fmt.Errorf("mktemp on %s exited %d: %s", h.Name(), out.RC, lastLine(out.Stderr+out.Stdout))
+		return "", fmt.Errorf("mktemp on %s exited %d: %s", h.Name(), out.RC, cmp.Or(module.LastLine(out.Stderr+out.Stdout), "(no output)"))
 	}
 	return dir, nil
 }

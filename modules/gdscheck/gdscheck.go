@@ -27,12 +27,12 @@ func (*Check) ID() string { return "gdscheck" }
 func (*Check) Spec() hcldec.Spec {
 	return &hcldec.ObjectSpec{
 		"path": &hcldec.DefaultSpec{
-			Primary: nonEmpty(&hcldec.AttrSpec{Name: "path", Type: cty.String}),
+			Primary: module.NonEmpty(&hcldec.AttrSpec{Name: "path", Type: cty.String}),
 			Default: &hcldec.LiteralSpec{Value: cty.StringVal(DefaultPath)},
 		},
-		"filesystem": nonEmpty(&hcldec.AttrSpec{Name: "filesystem", Type: cty.String}),
+		"filesystem": module.NonEmpty(&hcldec.AttrSpec{Name: "filesystem", Type: cty.String}),
 		"cufile_path": &hcldec.DefaultSpec{
-			Primary: nonEmpty(&hcldec.AttrSpec{Name: "cufile_path", Type: cty.String}),
+			Primary: module.NonEmpty(&hcldec.AttrSpec{Name: "cufile_path", Type: cty.String}),
 			Default: &hcldec.LiteralSpec{Value: cty.StringVal(DefaultCufile)},
 		},
 	}
@@ -114,19 +114,6 @@ step "assert" "gds_ready" {
   error_message = "${host.name}: GDS not ready (nvidia_fs ${coalesce(step.gds.nvidia_fs_version, "not loaded")}, IOMMU enabled ${step.gds.iommu_enabled})"
 }`,
 	}
-}
-
-// nonEmpty wraps an optional string attribute so that "" is an error
-// pointing at the attribute.
-func nonEmpty(s *hcldec.AttrSpec) hcldec.Spec {
-	return &hcldec.ValidateSpec{Wrapped: s, Func: func(v cty.Value) hcl.Diagnostics {
-		v, _ = v.UnmarkDeep()
-		if v.IsKnown() && !v.IsNull() && v.AsString() == "" {
-			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Empty " + s.Name,
-				Detail: "The " + s.Name + " argument must not be empty; remove it instead."}}
-		}
-		return nil
-	}}
 }
 
 var (

@@ -1,6 +1,7 @@
 package gdscheck
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -213,7 +214,7 @@ func readCufile(ctx context.Context, h module.Host, path string, ev map[string]s
 		return nil, "", err
 	}
 	if out.RC != 0 {
-		return nil, fmt.Sprintf("%s on %s: %s", path, h.Name(), lastLine(out.Stderr)), nil
+		return nil, fmt.Sprintf("%s on %s: %s", path, h.Name(), cmp.Or(module.LastLine(out.Stderr), "cannot be read")), nil
 	}
 	if ev != nil {
 		ev[path] = out.Stdout
@@ -249,14 +250,6 @@ func judge(r *result, c *gds.Check, cf *gds.Cufile, cfErr string, fs *string, cm
 	if r.DataPath != pathCompat && r.CompatAllowed != nil && *r.CompatAllowed {
 		r.Warnings = append(r.Warnings, "cufile.json allows compatibility mode (allow_compat_mode): a file that cannot use GDS falls back to host memory without an error")
 	}
-}
-
-func lastLine(s string) string {
-	l := strings.Split(strings.TrimSpace(s), "\n")
-	if t := strings.TrimSpace(l[len(l)-1]); t != "" {
-		return t
-	}
-	return "cannot be read"
 }
 
 func optional(s string) *string {

@@ -225,7 +225,7 @@ func (r *RDMA) set(name, value string) {
 		r.DevicesConfigured = strings.HasPrefix(value, "Configured")
 	case "rdma_device_status":
 		if m := upDownRe.FindStringSubmatch(value); m != nil {
-			r.Up, r.Down = atoi(m[1]), atoi(m[2])
+			r.Up, r.Down = text.OptInt(m[1]), text.OptInt(m[2])
 		}
 	default:
 		if r.Options == nil {
@@ -240,7 +240,7 @@ func parseGPU(line string) (GPU, bool) {
 	if m == nil {
 		return GPU{}, false
 	}
-	idx := atoi(m[1])
+	idx := text.OptInt(m[1])
 	if idx == nil {
 		return GPU{}, false
 	}
@@ -254,10 +254,10 @@ func parseGPU(line string) (GPU, bool) {
 		g.Name = strings.TrimSpace(g.Name)
 	}
 	if b := barRe.FindStringSubmatch(rest); b != nil {
-		g.Bar = atoi(b[1])
+		g.Bar = text.OptInt(b[1])
 	}
 	if b := barSizeRe.FindStringSubmatch(rest); b != nil {
-		g.BarSizeMiB = atoi(b[1])
+		g.BarSizeMiB = text.OptInt(b[1])
 	}
 	if b := iommuStateRe.FindStringSubmatch(rest); b != nil {
 		g.IOMMUState = b[1]
