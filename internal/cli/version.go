@@ -16,8 +16,9 @@ var Version = "dev"
 
 // version is prova's version as printed by `prova version`, `prova
 // --version` and carried in run records and reports: the module version,
-// then the VCS revision it was built from, e.g.
-// "v0.0.0-20261201084626-322609b238e7 (revision 322609b238e7, modified)".
+// then the VCS revision it was built from and that commit's time, e.g.
+// "v0.0.0-20261201084626-322609b238e7 (revision 322609b238e7 of
+// 2026-12-01T08:46:26Z, modified)".
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -36,7 +37,7 @@ func versionOf(set string, bi *debug.BuildInfo) string {
 			v = bi.Main.Version
 		}
 	}
-	var rev, modified, vcs string
+	var rev, modified, vcs, when string
 	if bi != nil {
 		for _, s := range bi.Settings {
 			switch s.Key {
@@ -46,6 +47,8 @@ func versionOf(set string, bi *debug.BuildInfo) string {
 				rev = s.Value
 			case "vcs.modified":
 				modified = s.Value
+			case "vcs.time":
+				when = s.Value
 			}
 		}
 	}
@@ -62,6 +65,9 @@ func versionOf(set string, bi *debug.BuildInfo) string {
 		b.WriteString(vcs + " ")
 	}
 	b.WriteString("revision " + rev)
+	if when != "" {
+		b.WriteString(" of " + when)
+	}
 	if modified == "true" {
 		b.WriteString(", modified")
 	}

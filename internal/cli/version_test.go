@@ -24,7 +24,7 @@ func TestVersionOf(t *testing.T) {
 		bi        *debug.BuildInfo
 		want      string
 	}{
-		{"stamped build", "dev", stamped, "v0.0.0-20261201084626-322609b238e7+dirty (revision 322609b238e7, modified)"},
+		{"stamped build", "dev", stamped, "v0.0.0-20261201084626-322609b238e7+dirty (revision 322609b238e7 of 2026-12-01T08:46:26Z, modified)"},
 		{"tagged clean build", "dev", clean, "v1.4.0 (revision abc123)"},
 		{"-X version wins over the module version", "v2.0.0", clean, "v2.0.0 (revision abc123)"},
 		{"go test or -buildvcs=false", "dev", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "(devel) (no VCS revision in the build information)"},
