@@ -20,7 +20,7 @@ unit:
 	$(GO) test -count=1 $(PKGS)
 
 race:
-	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(GO) test -race -count=1 -timeout 45m $(PKGS)
 
 lint: fmtcheck vet staticcheck
 
