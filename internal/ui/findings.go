@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/provadev/prova/internal/hostlist"
 	"sort"
 	"strings"
 
@@ -182,7 +183,7 @@ func (c *Console) writeFindings() {
 		case event.Unreachable:
 			word = c.st.failed.Sprint("UNREACHABLE")
 		}
-		who := c.text(FoldHosts(g.hosts))
+		who := c.text(hostlist.Fold(g.hosts))
 		if len(g.hosts) > 1 {
 			who += fmt.Sprintf(" (%d)", len(g.hosts))
 		}
@@ -198,7 +199,7 @@ func (c *Console) writeFindings() {
 		line += c.st.dim.Sprint(" [" + c.text(strings.Join(g.steps, ", ")) + "]")
 		c.emit(line)
 		for _, p := range g.peers {
-			c.emit("    " + c.peerLine(p) + ": " + c.text(FoldHosts(p.hosts)) +
+			c.emit("    " + c.peerLine(p) + ": " + c.text(hostlist.Fold(p.hosts)) +
 				c.st.dim.Sprint(" ("+string(p.status)+", cause "+findings.CausePeerSide+")"))
 		}
 	}
@@ -206,5 +207,5 @@ func (c *Console) writeFindings() {
 
 // peerLine is "47 peers cannot reach gpfs04 over RDMA".
 func (c *Console) peerLine(g *findingGroup) string {
-	return fmt.Sprintf("%s cannot reach %s over RDMA", plural(len(g.hosts), "peer", "peers"), c.text(FoldHosts(g.culprit)))
+	return fmt.Sprintf("%s cannot reach %s over RDMA", plural(len(g.hosts), "peer", "peers"), c.text(hostlist.Fold(g.culprit)))
 }

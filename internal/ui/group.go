@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/provadev/prova/internal/hostlist"
 	"regexp"
 	"sort"
 	"strings"
@@ -62,7 +63,7 @@ func (c *Console) generic(host, s string, self bool) string {
 			if !hasSelf && len(names) == len(c.hosts)-1 && len(c.hosts) > 2 && c.known[host] {
 				b.WriteString(fmt.Sprintf("all %d other hosts", len(names)))
 			} else {
-				b.WriteString(FoldHosts(names))
+				b.WriteString(hostlist.Fold(names))
 			}
 		} else if self && tok == host {
 			b.WriteString(selfMark)
@@ -199,7 +200,7 @@ func (c *Console) emitGroup(ens []hostEntry) {
 	}
 	n := len(ens)
 	gen := func(s string) string { return show(c.generic(first.host, s, true), first.host, n) }
-	hostList := c.text(FoldHosts(names))
+	hostList := c.text(hostlist.Fold(names))
 	line := c.st.host(hostList).Sprint(hostList) + "  " + fmt.Sprintf("%d %s", n, first.word)
 	if len(first.msg) > 0 {
 		line += ": " + gen(first.msg[0])
@@ -284,7 +285,7 @@ func (c *Console) flushRetries(step string) {
 		}
 		who := c.hostCol(g.host) + "  "
 		if len(g.hosts) > 1 {
-			l := c.text(FoldHosts(g.hosts))
+			l := c.text(hostlist.Fold(g.hosts))
 			who = c.st.host(l).Sprint(l) + fmt.Sprintf("  %d ", len(g.hosts))
 		}
 		c.emit(who + c.st.retry.Sprint(attempts) + c.stepNote(step) + ": " +
@@ -310,7 +311,7 @@ func (c *Console) flushDropped(step string) {
 		hs := by[r]
 		who := c.hostCol(hs[0]) + "  "
 		if len(hs) > 1 {
-			l := c.text(FoldHosts(hs))
+			l := c.text(hostlist.Fold(hs))
 			who = c.st.host(l).Sprint(l) + fmt.Sprintf("  %d ", len(hs))
 		}
 		c.emit(who + c.st.failed.Sprint("dropped from the run") + ": " + r)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/provadev/prova/internal/hostlist"
 	"strings"
 
 	"github.com/provadev/prova/engine/event"
@@ -139,7 +140,7 @@ func (c *Console) busyProgress(e event.Progress, msg, timing string) {
 			c.emit(c.hostCol(hs[0]) + "  " + show(m, hs[0], 1) + " " + c.st.dim.Sprint(b.hosts[hs[0]].timing) + c.stepNote(e.Step))
 			continue
 		}
-		l := c.text(FoldHosts(hs))
+		l := c.text(hostlist.Fold(hs))
 		c.emit(c.st.host(l).Sprint(l) + fmt.Sprintf("  %d ", len(hs)) + show(m, hs[0], len(hs)) + " " +
 			c.st.dim.Sprint("[longest "+seconds(top[m])+" elapsed]") + c.stepNote(e.Step))
 	}

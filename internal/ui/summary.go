@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/provadev/prova/internal/hostlist"
 	"sort"
 	"strings"
 
@@ -134,7 +135,7 @@ func (c *Console) recap(tallies map[string]event.Tally) {
 	labels := make([]string, len(rows))
 	labelW := 0
 	for i, r := range rows {
-		labels[i] = c.text(FoldHosts(r.hosts))
+		labels[i] = c.text(hostlist.Fold(r.hosts))
 		if len(r.hosts) > 1 {
 			labels[i] += fmt.Sprintf(" (%d)", len(r.hosts))
 		}

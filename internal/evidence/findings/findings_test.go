@@ -1,7 +1,6 @@
 package findings
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,25 +54,5 @@ func TestCollectorCausesAndGroups(t *testing.T) {
 	}
 	if d := cmp.Diff(wantG, got); d != "" {
 		t.Errorf("groups (-want +got):\n%s", d)
-	}
-}
-
-func TestFoldHosts(t *testing.T) {
-	for in, want := range map[string]string{
-		"gpfs01,gpfs02,gpfs03,gpfs05": "gpfs[01-03,05]",
-		"gpfs04":                      "gpfs04",
-		"gpfs09,gpfs10,gpfs11":        "gpfs[09-11]",
-		"n1,n2,n10,gpfs01,login":      "n[1-2,10],gpfs01,login",
-		"a,b":                         "a,b",
-		"gpfs2,gpfs02":                "gpfs2,gpfs02",
-		"":                            "",
-	} {
-		var hosts []string
-		if in != "" {
-			hosts = strings.Split(in, ",")
-		}
-		if got := FoldHosts(hosts); got != want {
-			t.Errorf("FoldHosts(%s) = %s, want %s", in, got, want)
-		}
 	}
 }

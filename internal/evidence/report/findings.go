@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/provadev/prova/internal/hostlist"
 	"strings"
 
 	"github.com/provadev/prova/engine/event"
@@ -75,7 +76,7 @@ func (r *Report) findingLines() []findingLine {
 				}
 			}
 			if len(list) > 0 {
-				text = fmt.Sprintf("%d host(s) cannot reach %s over RDMA: the problem is on the side of %s", len(g.Hosts), findings.FoldHosts(list), findings.FoldHosts(list))
+				text = fmt.Sprintf("%d host(s) cannot reach %s over RDMA: the problem is on the side of %s", len(g.Hosts), hostlist.Fold(list), hostlist.Fold(list))
 			}
 		}
 		if len(g.Steps) > 1 {
@@ -88,7 +89,7 @@ func (r *Report) findingLines() []findingLine {
 			}
 			text = text[:cutAt] + " …"
 		}
-		out = append(out, findingLine{Status: string(g.Status), Cause: cause, Hosts: findings.FoldHosts(g.Hosts), Text: text, N: len(g.Hosts)})
+		out = append(out, findingLine{Status: string(g.Status), Cause: cause, Hosts: hostlist.Fold(g.Hosts), Text: text, N: len(g.Hosts)})
 	}
 	return out
 }

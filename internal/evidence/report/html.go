@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
+	"github.com/provadev/prova/internal/hostlist"
 	"io"
 	"strings"
 
 	"github.com/provadev/prova/internal/evidence/baseline"
-	"github.com/provadev/prova/internal/evidence/findings"
 )
 
 const css = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
@@ -102,7 +102,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if len(r.Hosts) > collapseAt {
 		hosts = r.notCleanList()
 		if clean := r.cleanHosts(); len(clean) > 0 {
-			fmt.Fprintf(&b, "<p class=\"note\" id=\"clean-hosts\">%d host(s) passed every assertion: %s. The JSON report lists every assertion.</p>\n", len(clean), esc(findings.FoldHosts(clean)))
+			fmt.Fprintf(&b, "<p class=\"note\" id=\"clean-hosts\">%d host(s) passed every assertion: %s. The JSON report lists every assertion.</p>\n", len(clean), esc(hostlist.Fold(clean)))
 		}
 	}
 	b.WriteString("<table id=\"assertions\">\n<tr><th>host</th><th>step</th><th>check</th><th>measured</th><th>threshold</th><th>verdict</th><th>message</th></tr>\n")

@@ -2,10 +2,9 @@ package report
 
 import (
 	"fmt"
+	"github.com/provadev/prova/internal/hostlist"
 	"io"
 	"strings"
-
-	"github.com/provadev/prova/internal/evidence/findings"
 )
 
 // WriteMarkdown renders the report as Markdown: a one-screen summary, the
@@ -91,7 +90,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Hosts) > collapseAt {
 		hosts = r.notCleanList()
 		if clean := r.cleanHosts(); len(clean) > 0 {
-			fmt.Fprintf(&b, "\n%d host(s) passed every assertion: %s.\n", len(clean), md(findings.FoldHosts(clean)))
+			fmt.Fprintf(&b, "\n%d host(s) passed every assertion: %s.\n", len(clean), md(hostlist.Fold(clean)))
 		}
 	}
 	for _, h := range hosts {
@@ -133,7 +132,7 @@ func (r *Report) linesTable(b *strings.Builder, lines []Line) {
 
 // hostCount is "46 hosts: gpfs[01-03,05-47]".
 func hostCount(hosts []string) string {
-	return fmt.Sprintf("%d hosts: %s", len(hosts), findings.FoldHosts(hosts))
+	return fmt.Sprintf("%d hosts: %s", len(hosts), hostlist.Fold(hosts))
 }
 
 // notCleanList is the hosts that are not clean, in report order.

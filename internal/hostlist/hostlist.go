@@ -1,4 +1,4 @@
-package ui
+package hostlist
 
 import (
 	"fmt"
@@ -7,13 +7,13 @@ import (
 	"strings"
 )
 
-// FoldHosts writes host names the way Slurm folds a hostlist: names that
+// Fold writes host names the way Slurm folds a hostlist: names that
 // share a prefix and end in a number become one bracketed list of ranges,
 // gpfs01,gpfs02,gpfs03,gpfs05 -> gpfs[01-03,05]. A range keeps the zero
 // padding of its first number (gpfs2 and gpfs02 never fold together);
 // names without a trailing number stay as they are. Groups appear in the
 // order their first name appears; numbers within a group are sorted.
-func FoldHosts(names []string) string {
+func Fold(names []string) string {
 	type num struct {
 		n      uint64
 		digits string

@@ -1,4 +1,4 @@
-package ui
+package hostlist
 
 import (
 	"fmt"
@@ -27,8 +27,8 @@ func TestFoldHosts(t *testing.T) {
 		if tc.in != "" {
 			in = strings.Split(tc.in, ",")
 		}
-		if got := FoldHosts(in); got != tc.want {
-			t.Errorf("FoldHosts(%s) = %s, want %s", tc.in, got, tc.want)
+		if got := Fold(in); got != tc.want {
+			t.Errorf("Fold(%s) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 }
@@ -40,7 +40,7 @@ func TestFoldHosts1000(t *testing.T) {
 			names = append(names, fmt.Sprintf("gpfs%02d", i))
 		}
 	}
-	if got, want := FoldHosts(names), "gpfs[01-03,05-1000]"; got != want {
+	if got, want := Fold(names), "gpfs[01-03,05-1000]"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
@@ -49,9 +49,9 @@ func FuzzFoldHosts(f *testing.F) {
 	f.Add("gpfs01,gpfs02,n1,x")
 	f.Fuzz(func(t *testing.T, s string) {
 		names := strings.Split(s, ",")
-		out := FoldHosts(names)
+		out := Fold(names)
 		if s != "" && out == "" {
-			t.Fatalf("FoldHosts(%q) is empty", s)
+			t.Fatalf("Fold(%q) is empty", s)
 		}
 	})
 }
