@@ -1,10 +1,9 @@
 package elbencho
 
 import (
-	"encoding/json"
-	"errors"
 	"testing"
 
+	"github.com/provadev/prova/internal/testkit/parsecheck"
 	"github.com/provadev/prova/internal/testkit/samples"
 	"github.com/provadev/prova/parse"
 )
@@ -32,19 +31,7 @@ func fuzzParser(f *testing.F, p func([]byte) (any, error)) {
 		f.Add(samples.Read(f, rel))
 	}
 	f.Add([]byte("READ      Elapsed ms       :   1   2\n          IO lat % us      : [ 50%<=3 ]\n          IO lat hist : [ 1: 2 ]\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := p(data)
-		if err != nil {
-			var pe *parse.Error
-			if !errors.As(err, &pe) || pe.Tool == "" {
-				t.Fatalf("error %T %v is not a *parse.Error naming the tool", err, err)
-			}
-			return
-		}
-		if _, err := json.Marshal(v); err != nil {
-			t.Fatalf("result does not marshal: %v", err)
-		}
-	})
+	parsecheck.Fuzz(f, p)
 }
 
 func FuzzConsole(f *testing.F) { fuzzParser(f, parse.Typed(ParseConsole)) }

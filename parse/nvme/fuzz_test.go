@@ -1,10 +1,9 @@
 package nvme
 
 import (
-	"encoding/json"
-	"errors"
 	"testing"
 
+	"github.com/provadev/prova/internal/testkit/parsecheck"
 	"github.com/provadev/prova/internal/testkit/samples"
 	"github.com/provadev/prova/parse"
 )
@@ -53,19 +52,7 @@ func seed(f *testing.F) {
 // are *parse.Error naming the tool, successes marshal to JSON.
 func fuzzParser(f *testing.F, p func([]byte) (any, error)) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := p(data)
-		if err != nil {
-			var pe *parse.Error
-			if !errors.As(err, &pe) || pe.Tool == "" {
-				t.Fatalf("error %T %v is not a *parse.Error naming the tool", err, err)
-			}
-			return
-		}
-		if _, err := json.Marshal(v); err != nil {
-			t.Fatalf("result does not marshal: %v", err)
-		}
-	})
+	parsecheck.Fuzz(f, p)
 }
 
 func FuzzDiscover(f *testing.F)     { fuzzParser(f, parse.Typed(ParseDiscover)) }
