@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/crypto/ssh/knownhosts"
+	"github.com/provadev/prova/lab/sshserve"
 )
 
 // writeClientFiles writes inventory.hcl, known_hosts and ssh_config for the
@@ -25,8 +25,7 @@ func (l *Lab) writeClientFiles() error {
 		}
 		fmt.Fprintf(&inv, "\nhost %q {\n  address = \"127.0.0.1\"\n  port    = %d\n  groups  = [%s]\n}\n",
 			n.model.Name, n.port, strings.Join(quoted, ", "))
-		addr := knownhosts.Normalize(fmt.Sprintf("127.0.0.1:%d", n.port))
-		fmt.Fprintf(&kh, "%s\n", knownhosts.Line([]string{addr}, n.hostKey.PublicKey()))
+		fmt.Fprintf(&kh, "%s\n", sshserve.KnownHostsLine(fmt.Sprintf("127.0.0.1:%d", n.port), n.hostKey.PublicKey()))
 		fmt.Fprintf(&cfg, "Host %s\n  HostName 127.0.0.1\n  Port %d\n  User root\n  IdentityFile %s\n  IdentitiesOnly yes\n"+
 			"  UserKnownHostsFile %s\n  StrictHostKeyChecking yes\n\n", n.model.Name, n.port,
 			filepath.Join(l.dir, "id_ed25519"), filepath.Join(l.dir, "known_hosts"))

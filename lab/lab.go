@@ -11,13 +11,15 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/crypto/ssh"
-
 	"github.com/provadev/prova/lab/model"
 	"github.com/provadev/prova/lab/scenario"
 	"github.com/provadev/prova/lab/sim"
 	"github.com/provadev/prova/lab/sim/all"
+	"github.com/provadev/prova/lab/sshserve"
 )
+
+// keyComment is the comment in the private keys the lab writes.
+const keyComment = "prova-lab"
 
 // Options configure a lab.
 type Options struct {
@@ -48,7 +50,7 @@ type Lab struct {
 	memo        *sim.Memo    // decoded state shared by in-process runs
 	sc          *scenario.Scenario
 	table       *sim.Table
-	clientKey   ssh.PublicKey
+	clientKeys  *sshserve.AuthorizedKeys // the lab client key
 	ctx         context.Context
 	cancel      context.CancelFunc
 	wg          sync.WaitGroup
@@ -88,12 +90,14 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "nodes"), 0o755); err != nil {
 		return nil, fmt.Errorf("lab dir: %w", err)
 	}
-	client, err := loadOrCreateKey(filepath.Join(dir, "id_ed25519"), true)
+	client, err := sshserve.LoadOrCreateKey(filepath.Join(dir, "id_ed25519"), keyComment, true)
 	if err != nil {
 		return nil, err
 	}
+	clientKeys := &sshserve.AuthorizedKeys{}
+	clientKeys.Add(client.PublicKey())
 	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	l := &Lab{dir: dir, binary: bin, inProcess: !opts.ShellOnly, memo: sim.NewMemo(), sc: sc, table: table, clientKey: client.PublicKey(), ctx: lctx, cancel: cancel}
+	l := &Lab{dir: dir, binary: bin, inProcess: !opts.ShellOnly, memo: sim.NewMemo(), sc: sc, table: table, clientKeys: clientKeys, ctx: lctx, cancel: cancel}
 	count := opts.Nodes
 	if count == 0 {
 		count = sc.Nodes
@@ -160,7 +164,7 @@ func (l *Lab) startNode(m *model.Node) (*node, error) {
 	if err := writeNodeFiles(nodeDir, l.dir, l.binary, m, l.table); err != nil {
 		return nil, err
 	}
-	hk, err := loadOrCreateKey(filepath.Join(nodeDir, "host_key"), false)
+	hk, err := sshserve.LoadOrCreateKey(filepath.Join(nodeDir, "host_key"), keyComment, false)
 	if err != nil {
 		return nil, err
 	}
@@ -174,10 +178,7 @@ func (l *Lab) startNode(m *model.Node) (*node, error) {
 		ln.Close()
 		return nd, nil
 	}
-	nd.ln = ln
-	nd.config = l.serverConfig(hk)
-	l.wg.Add(1)
-	go func() { defer l.wg.Done(); nd.serve() }()
+	nd.listen(ln)
 	return nd, nil
 }
 
@@ -191,10 +192,7 @@ func (l *Lab) Close() error {
 	l.closed = true
 	l.cancel()
 	for _, n := range l.nodes {
-		if n.ln != nil {
-			n.ln.Close()
-		}
-		n.closeConns()
+		n.close()
 	}
 	l.mu.Unlock()
 	l.wg.Wait()
@@ -224,19 +222,4 @@ func (l *Lab) writeMeta() error {
 		return fmt.Errorf("lab meta: %w", err)
 	}
 	return writeAtomic(filepath.Join(l.dir, "lab.json"), string(b)+"\n")
-}
-
-func (l *Lab) serverConfig(hostKey ssh.Signer) *ssh.ServerConfig {
-	want := l.clientKey.Marshal()
-	cfg := &ssh.ServerConfig{
-		PublicKeyCallback: func(c ssh.ConnMetadata, k ssh.PublicKey) (*ssh.Permissions, error) {
-			if string(k.Marshal()) == string(want) {
-				return &ssh.Permissions{}, nil
-			}
-			return nil, fmt.Errorf("unknown public key for %q", c.User())
-		},
-		ServerVersion: "SSH-2.0-OpenSSH_8.7 prova-lab",
-	}
-	cfg.AddHostKey(hostKey)
-	return cfg
 }

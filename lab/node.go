@@ -1,103 +1,90 @@
 package lab
 
 import (
+	"context"
 	"net"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/crypto/ssh"
 
 	"github.com/provadev/prova/lab/model"
+	"github.com/provadev/prova/lab/sshserve"
 )
 
-// node is one simulated machine's SSH server.
+// node is one simulated machine's SSH server: the shared server of
+// lab/sshserve with the node's host key, the lab's client key, the node's
+// handshake fault and its sessions (session.go).
 type node struct {
 	lab     *Lab
 	model   *model.Node
 	dir     string
 	hostKey ssh.Signer
-	config  *ssh.ServerConfig
-	ln      net.Listener
+	srv     *sshserve.Server // nil when the scenario keeps SSH down
 	port    int
 
-	mu    sync.Mutex // guards conns, seq and audit writes
-	conns map[net.Conn]struct{}
-	seq   int
+	mu  sync.Mutex // guards seq and audit writes
+	seq int
 }
 
-func (n *node) serve() {
-	for {
-		c, err := n.ln.Accept()
-		if err != nil {
-			return // listener closed
-		}
-		n.mu.Lock()
-		if n.conns == nil {
-			n.conns = map[net.Conn]struct{}{}
-		}
-		n.conns[c] = struct{}{}
-		n.mu.Unlock()
-		n.lab.wg.Add(1)
-		go func() {
-			defer n.lab.wg.Done()
-			defer n.forget(c)
-			n.handle(c)
-		}()
+// listen starts the node's server on ln; it runs until Lab.Close.
+func (n *node) listen(ln net.Listener) {
+	n.srv = &sshserve.Server{
+		Config:          sshserve.Config(n.hostKey, n.lab.clientKeys, "SSH-2.0-OpenSSH_8.7 prova-lab"),
+		Context:         n.lab.ctx,
+		Session:         n.serveSession,
+		BeforeHandshake: n.handshakeDelay,
+		PTY:             true,
+		Shell:           true,
 	}
+	n.lab.wg.Add(1)
+	go func() { defer n.lab.wg.Done(); n.srv.Serve(ln) }()
 }
 
-func (n *node) forget(c net.Conn) {
-	c.Close()
-	n.mu.Lock()
-	delete(n.conns, c)
-	n.mu.Unlock()
-}
-
-func (n *node) closeConns() {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	for c := range n.conns {
-		c.Close()
+// close stops accepting and drops every connection.
+func (n *node) close() {
+	if n.srv != nil {
+		n.srv.Close()
 	}
 }
 
-func (n *node) handle(c net.Conn) {
-	ctx := n.lab.ctx
-	if d := n.model.Faults.HandshakeDelay; d > 0 {
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return
+// handshakeDelay is the scenario's slow handshake.
+func (n *node) handshakeDelay(ctx context.Context, _ net.Conn) bool {
+	d := n.model.Faults.HandshakeDelay
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// serveSession runs one session's exec, shell or sftp subsystem. The
+// client's env requests are kept except PATH and PROVA_LAB_*, which the
+// lab sets.
+func (n *node) serveSession(ctx context.Context, ss *sshserve.Session) {
+	s := &session{node: n, ss: ss, ch: ss.Channel}
+	for _, kv := range ss.Env {
+		if name, _, _ := strings.Cut(kv, "="); !strings.HasPrefix(name, "PROVA_LAB_") && name != "PATH" {
+			s.env = append(s.env, kv)
 		}
 	}
-	sc, chans, reqs, err := ssh.NewServerConn(c, n.config)
-	if err != nil {
-		return
+	switch ss.Type {
+	case "exec":
+		s.run(ctx, ss.Command, "exec")
+	case "shell":
+		s.run(ctx, "", "shell")
+	case "subsystem":
+		s.run(ctx, "", "sftp")
 	}
-	defer sc.Close()
-	go ssh.DiscardRequests(reqs)
-	var wg sync.WaitGroup
-	for nc := range chans {
-		if nc.ChannelType() != "session" {
-			nc.Reject(ssh.UnknownChannelType, "only session channels")
-			continue
-		}
-		ch, creqs, err := nc.Accept()
-		if err != nil {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := &session{node: n, conn: c, ch: ch, reqs: creqs}
-			s.serve(ctx)
-		}()
-	}
-	wg.Wait()
 }
 
 func (n *node) nextID() string {

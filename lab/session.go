@@ -4,66 +4,26 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/provadev/prova/lab/sshserve"
 )
 
-// session is one SSH session channel: env requests, then one exec, shell
-// or sftp subsystem.
+// session is one SSH session channel's command: its exec, shell or sftp
+// subsystem with the client's environment (lab/sshserve answers the
+// channel's requests).
 type session struct {
 	node *node
-	conn net.Conn
-	ch   ssh.Channel
-	reqs <-chan *ssh.Request
-	env  []string
-}
-
-func (s *session) serve(ctx context.Context) {
-	defer s.ch.Close()
-	for req := range s.reqs {
-		switch req.Type {
-		case "env":
-			var kv struct{ Name, Value string }
-			if ssh.Unmarshal(req.Payload, &kv) == nil && !strings.HasPrefix(kv.Name, "PROVA_LAB_") && kv.Name != "PATH" {
-				s.env = append(s.env, kv.Name+"="+kv.Value)
-			}
-			req.Reply(true, nil)
-		case "pty-req", "window-change":
-			req.Reply(true, nil)
-		case "exec":
-			var p struct{ Command string }
-			if err := ssh.Unmarshal(req.Payload, &p); err != nil {
-				req.Reply(false, nil)
-				continue
-			}
-			req.Reply(true, nil)
-			s.run(ctx, p.Command, "exec")
-			return
-		case "shell":
-			req.Reply(true, nil)
-			s.run(ctx, "", "shell")
-			return
-		case "subsystem":
-			var p struct{ Name string }
-			if ssh.Unmarshal(req.Payload, &p) != nil || p.Name != "sftp" {
-				req.Reply(false, nil)
-				continue
-			}
-			req.Reply(true, nil)
-			s.run(ctx, "", "sftp")
-			return
-		default:
-			req.Reply(false, nil)
-		}
-	}
+	ss   *sshserve.Session
+	ch   ssh.Channel // ss.Channel
+	env  []string    // ss.Env without what the lab sets
 }
 
 // run executes one command, in process when it is a plain call of a
@@ -78,19 +38,16 @@ func (s *session) run(ctx context.Context, command, mode string) {
 	if mode == "sftp" {
 		entry.Command = "(sftp)"
 	}
-	// The client gives up when it closes the channel: further requests end.
+	// The client gives up when it closes the channel (ctx ends) or sends
+	// a signal.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
-		for req := range s.reqs {
-			if req.WantReply {
-				req.Reply(req.Type == "window-change" || req.Type == "signal", nil)
-			}
-			if req.Type == "signal" {
-				cancel()
-			}
+		select {
+		case <-s.ss.Signals: // any signal ends the command
+			cancel()
+		case <-ctx.Done():
 		}
-		cancel()
 	}()
 	if mode == "exec" && matches(f.HangOn, command) {
 		<-ctx.Done()
@@ -146,7 +103,7 @@ func (s *session) run(ctx context.Context, command, mode string) {
 			select {
 			case <-t.C:
 				dropped.Store(true)
-				s.conn.Close() // the TCP connection, not just the channel
+				s.ss.Conn.Close() // the TCP connection, not just the channel
 				kill()
 			case <-done:
 			}
@@ -177,7 +134,7 @@ func (s *session) finish(ctx context.Context, entry *AuditEntry, command, mode, 
 }
 
 func (s *session) exit(status int) {
-	s.ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(status)}))
+	s.ss.Exit(status)
 }
 
 func (s *session) baseEnv(id string) []string {
