@@ -12,9 +12,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/provadev/prova/engine/transport/sshtest"
 	"github.com/provadev/prova/internal/cli"
 	"github.com/provadev/prova/internal/evidence/record"
+	"github.com/provadev/prova/internal/testkit/sshtest"
 )
 
 // faultLab is one in-process SSH server running commands with /bin/sh, an

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/provadev/prova/engine/transport/sshtest"
+	"github.com/provadev/prova/internal/testkit/sshtest"
 	"github.com/provadev/prova/lab/labtest"
 )
 

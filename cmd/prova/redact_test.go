@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/provadev/prova/engine/transport/sshtest"
 	"github.com/provadev/prova/internal/cli"
 	"github.com/provadev/prova/internal/redact"
+	"github.com/provadev/prova/internal/testkit/sshtest"
 )
 
 // A sensitive value of any length, at any position in a step's command

@@ -10,8 +10,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/provadev/prova/engine/transport/sshtest"
 	"github.com/provadev/prova/internal/cli"
+	"github.com/provadev/prova/internal/testkit/sshtest"
 	"github.com/provadev/prova/lab/labtest"
 )
 

@@ -9,6 +9,8 @@
 //	modules/             step modules (modules/all is the registry)
 //	engine/              config, eval, program, apply, module contract, event, transport
 //	parse/  inventory/  lab/   plain libraries and the simulated cluster
+//	                           (lab/sshserve: the SSH server the lab and the
+//	                           test kits share, a leaf)
 //
 // internal/testkit holds test kits (imported only by tests) and bench/ the
 // benchmark programs (imported by nothing in the product).

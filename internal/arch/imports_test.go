@@ -49,6 +49,8 @@ var rules = []rule{
 		why: "parsers are a leaf library"},
 	{from: "inventory", to: []string{""}, except: []string{"inventory"},
 		why: "the inventory is a leaf library"},
+	{from: "lab/sshserve", to: []string{""}, except: []string{"lab/sshserve"}, tests: true,
+		why: "the SSH server the lab and the test kits share is a leaf library"},
 	{from: "internal/evidence/", to: []string{"internal/ui", "internal/cli"}, tests: true,
 		why: "the record owns its format: output observes engine events, evidence does not borrow the console's"},
 	{from: "engine/module/moduletest", to: []string{"internal/"}, tests: true,
@@ -58,7 +60,7 @@ var rules = []rule{
 }
 
 // kits stands in exemptFrom for the test kits that live beside what they
-// test (moduletest, runbooktest, labtest, simtest, sshtest, the fakes), as
+// test (moduletest, runbooktest, labtest, simtest, the fakes), as
 // net/http/httptest does.
 const kits = "<kits>"
 

@@ -14,8 +14,8 @@ import (
 
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/transport/sshconn"
-	"github.com/provadev/prova/engine/transport/sshtest"
 	"github.com/provadev/prova/internal/testkit/sshdtest"
+	"github.com/provadev/prova/internal/testkit/sshtest"
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/transport/sshconn"
-	"github.com/provadev/prova/engine/transport/sshtest"
+	"github.com/provadev/prova/internal/testkit/sshtest"
 )
 
 func fakeTarget(t testing.TB, name string, s *sshtest.Server) sshconn.Target {

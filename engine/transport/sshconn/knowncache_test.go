@@ -9,7 +9,7 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 
-	"github.com/provadev/prova/engine/transport/sshtest"
+	"github.com/provadev/prova/internal/testkit/sshtest"
 )
 
 func TestKnownCacheRereadsAfterAppend(t *testing.T) {

@@ -10,6 +10,9 @@
 // "SetEnv SHLVL=1" so that a bash login shell skips ~/.bashrc, which on the
 // test machines runs pyenv and costs about 0.3 s per command.
 //
+// Keys and known_hosts lines come from lab/sshserve, as for prova's own
+// servers; everything else is sshd's.
+//
 // When sshd is not installed the test is skipped, except under CI=true
 // where it fails. Processes are stopped by pid in t.Cleanup (and get
 // SIGTERM if the test binary dies). sshd must run as root on Linux; this

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/provadev/prova/engine/transport/sshtest"
 	"golang.org/x/crypto/ssh"
-	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/provadev/prova/lab/sshserve"
 )
 
 // MaxPorts is the most ports one sshd process listens on.
@@ -59,8 +59,7 @@ func (in *Instance) Addr() string { return net.JoinHostPort("127.0.0.1", strconv
 func (in *Instance) KnownHostsLines() []string {
 	var out []string
 	for _, p := range in.Ports {
-		a := knownhosts.Normalize(net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
-		out = append(out, knownhosts.Line([]string{a}, in.HostKey.PublicKey()))
+		out = append(out, sshserve.KnownHostsLine(net.JoinHostPort("127.0.0.1", strconv.Itoa(p)), in.HostKey.PublicKey()))
 	}
 	return out
 }
@@ -164,7 +163,10 @@ func Start(t testing.TB, n int, opts Options) *Cluster {
 		t.Fatal(err)
 	}
 	c := &Cluster{User: u.Username}
-	c.ClientKeyFile, c.ClientKey = sshtest.NewKey(t, t.TempDir(), "id_ed25519", sshtest.Ed25519, nil)
+	c.ClientKeyFile = filepath.Join(t.TempDir(), "id_ed25519")
+	if c.ClientKey, err = sshserve.NewKeyFile(c.ClientKeyFile, sshserve.Ed25519, "sshdtest", nil); err != nil {
+		t.Fatal(err)
+	}
 	auth := append([]ssh.PublicKey{c.ClientKey.PublicKey()}, opts.AuthorizedKeys...)
 	c.Instances = make([]*Instance, n)
 	errs := make([]error, n)
@@ -211,15 +213,9 @@ func findSSHD(t testing.TB) string {
 
 func startInstance(sshd, dir string, opts Options, auth []ssh.PublicKey) (*Instance, error) {
 	in := &Instance{Dir: dir}
-	k, err := sshtest.GenerateKey(sshtest.Ed25519)
-	if err != nil {
-		return nil, err
-	}
 	hostKey := filepath.Join(dir, "ssh_host_ed25519_key")
-	if err := sshtest.WriteKey(hostKey, k, nil); err != nil {
-		return nil, err
-	}
-	if in.HostKey, err = ssh.NewSignerFromKey(k); err != nil {
+	var err error
+	if in.HostKey, err = sshserve.NewKeyFile(hostKey, sshserve.Ed25519, "sshdtest", nil); err != nil {
 		return nil, err
 	}
 	var ak bytes.Buffer

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pkg/sftp"
-	"github.com/provadev/prova/engine/transport/sshtest"
+	"github.com/provadev/prova/internal/testkit/sshtest"
 	"golang.org/x/crypto/ssh"
 )
 

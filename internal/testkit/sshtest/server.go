@@ -2,7 +2,6 @@ package sshtest
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net"
 	"os"
@@ -13,7 +12,8 @@ import (
 
 	"github.com/pkg/sftp"
 	"golang.org/x/crypto/ssh"
-	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/provadev/prova/lab/sshserve"
 )
 
 // Handler answers one exec request. stdin is the session's input, stdout
@@ -33,18 +33,15 @@ type Server struct {
 	ClientKey     ssh.Signer // the same key as a signer
 
 	handler  Handler
-	ln       net.Listener
-	config   *ssh.ServerConfig
+	srv      *sshserve.Server
+	authKeys sshserve.AuthorizedKeys
 	sftpDir  string
 	sftpMem  sftp.Handlers
-	wg       sync.WaitGroup
+	served   chan struct{} // closed when srv.Serve returns
 	mu       sync.Mutex
 	commands []string
-	authKeys map[string]bool
-	conns    map[*faultConn]struct{}
 	stopped  bool
 	drop     int // exec requests still allowed; -1 = unlimited
-	closed   bool
 }
 
 // Option configures a Server.
@@ -66,7 +63,7 @@ func NewServer(t testing.TB, h Handler, opts ...Option) *Server {
 	if h == nil {
 		h = ShellHandler
 	}
-	s := &Server{handler: h, authKeys: map[string]bool{}, conns: map[*faultConn]struct{}{}, drop: -1}
+	s := &Server{handler: h, drop: -1, served: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
@@ -84,41 +81,30 @@ func NewServer(t testing.TB, h Handler, opts ...Option) *Server {
 	if s.sftpDir == "" {
 		s.sftpMem = sftp.InMemHandler()
 	}
-	s.config = &ssh.ServerConfig{
-		PublicKeyCallback: func(_ ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.authKeys[string(key.Marshal())] {
-				return &ssh.Permissions{}, nil
-			}
-			return nil, errors.New("sshtest: key not authorized")
-		},
+	s.srv = &sshserve.Server{
+		Config:      sshserve.Config(s.HostKey, &s.authKeys, ""),
+		Session:     s.session,
+		WrapConn:    func(c net.Conn) net.Conn { return newFaultConn(c, s) },
+		BeforeStart: func(ss *sshserve.Session) bool { return s.allowExec(untag(ss.Command)) },
 	}
-	s.config.AddHostKey(s.HostKey)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("sshtest: listen: %v", err)
 	}
-	s.ln = ln
 	s.Addr = ln.Addr().String()
 	s.Port = ln.Addr().(*net.TCPAddr).Port
-	s.wg.Add(1)
-	go s.accept()
+	go func() { defer close(s.served); s.srv.Serve(ln) }()
 	t.Cleanup(s.Close)
 	return s
 }
 
 // AuthorizeKey makes the server accept clients authenticating with key.
-func (s *Server) AuthorizeKey(key ssh.PublicKey) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.authKeys[string(key.Marshal())] = true
-}
+func (s *Server) AuthorizeKey(key ssh.PublicKey) { s.authKeys.Add(key) }
 
 // KnownHostsLine is the server's entry for a known_hosts file
 // ("[127.0.0.1]:port ssh-ed25519 AAAA...").
 func (s *Server) KnownHostsLine() string {
-	return knownhosts.Line([]string{knownhosts.Normalize(s.Addr)}, s.HostKey.PublicKey())
+	return sshserve.KnownHostsLine(s.Addr, s.HostKey.PublicKey())
 }
 
 // WriteKnownHosts writes KnownHostsLine to a new file in t.TempDir and
@@ -155,82 +141,8 @@ func (s *Server) Commands() []string {
 // Close stops the listener, closes every connection and waits for the
 // handlers to return.
 func (s *Server) Close() {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return
-	}
-	s.closed = true
-	conns := make([]*faultConn, 0, len(s.conns))
-	for c := range s.conns {
-		conns = append(conns, c)
-	}
-	s.mu.Unlock()
-	s.ln.Close()
-	for _, c := range conns {
-		c.Close()
-	}
-	s.wg.Wait()
-}
-
-func (s *Server) accept() {
-	defer s.wg.Done()
-	for {
-		nc, err := s.ln.Accept()
-		if err != nil {
-			return
-		}
-		fc := newFaultConn(nc, s)
-		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
-			nc.Close()
-			return
-		}
-		s.conns[fc] = struct{}{}
-		s.wg.Add(1)
-		s.mu.Unlock()
-		go s.serveConn(fc)
-	}
-}
-
-func (s *Server) serveConn(fc *faultConn) {
-	defer s.wg.Done()
-	defer func() {
-		fc.Close()
-		s.mu.Lock()
-		delete(s.conns, fc)
-		s.mu.Unlock()
-	}()
-	_, chans, reqs, err := ssh.NewServerConn(fc, s.config)
-	if err != nil {
-		return
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		ssh.DiscardRequests(reqs) // keepalive@openssh.com gets a failure reply, as from OpenSSH
-	}()
-	var sessions sync.WaitGroup
-	for nch := range chans {
-		if nch.ChannelType() != "session" {
-			nch.Reject(ssh.UnknownChannelType, "sshtest: only session channels")
-			continue
-		}
-		ch, creqs, err := nch.Accept()
-		if err != nil {
-			continue
-		}
-		sessions.Add(1)
-		go func() {
-			defer sessions.Done()
-			s.session(ctx, fc, ch, creqs)
-		}()
-	}
-	cancel()
-	sessions.Wait()
+	s.srv.Close()
+	<-s.served
 }
 
 // untag removes the "# prova-run:<tag>" and "export PROVA_RUN=<tag>"
@@ -262,18 +174,4 @@ func (s *Server) allowExec(cmd string) bool {
 		s.drop--
 	}
 	return true
-}
-
-func exitStatus(ch ssh.Channel, rc int) {
-	if rc < 0 {
-		name := signalName(-rc)
-		ch.SendRequest("exit-signal", false, ssh.Marshal(struct {
-			Signal     string
-			CoreDumped bool
-			Error      string
-			Lang       string
-		}{Signal: name}))
-		return
-	}
-	ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(rc)}))
 }

@@ -11,6 +11,10 @@
 // memory (sftp.InMemHandler). Fault switches simulate a dead peer
 // (StopAnswering) and a connection dropped mid-command (DropAfter).
 //
+// It stands on lab/sshserve, the server the lab's nodes run too (keys,
+// authentication, accept loop, session requests); what is its own is the
+// Handler, the recorded commands, the SFTP backends and the faults.
+//
 // It does not implement port forwarding, ptys, shells or agent forwarding,
 // and it is not a security boundary: use it only in tests.
 package sshtest
