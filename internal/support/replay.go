@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Outcome of replaying one probe.
@@ -88,16 +90,10 @@ func sameJSON(a, b []byte) bool {
 	return bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
+// lastLine is what a replay quotes of a failed command's output.
 func lastLine(s string) string {
-	s = string(bytes.TrimSpace([]byte(s)))
-	if i := bytes.LastIndexByte([]byte(s), '\n'); i >= 0 {
-		s = s[i+1:]
+	if l := module.LastLine(s); l != "" {
+		return text.Clip(l)
 	}
-	if s == "" {
-		return "(no output)"
-	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
+	return "(no output)"
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -45,8 +44,8 @@ func (*Diagnose) Apply(ctx context.Context, req module.ApplyRequest) (module.App
 	resp.Message = v.Explanation
 	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
 		"node": cty.StringVal(f.Node), "healthy": cty.BoolVal(v.Healthy), "cause": cty.StringVal(v.Cause),
-		"explanation": cty.StringVal(v.Explanation), "evidence": list(v.Evidence), "missing": list(f.Missing),
-		"witnesses_agree": cty.BoolVal(v.WitnessesAgree), "witnesses": list(v.Witnesses),
+		"explanation": cty.StringVal(v.Explanation), "evidence": module.StringList(v.Evidence), "missing": module.StringList(f.Missing),
+		"witnesses_agree": cty.BoolVal(v.WitnessesAgree), "witnesses": module.StringList(v.Witnesses),
 	})
 	c := module.Check{Name: "RDMA in use on " + f.Node, Measured: fmt.Sprintf("%d/%d peers, cause %s", len(f.Expected)-len(f.Missing), len(f.Expected), v.Cause),
 		Threshold: "every expected peer over RDMA, verbsPorts Active/LinkUp", Verdict: "pass", Message: v.Explanation}
@@ -204,15 +203,4 @@ func readStatus(ctx context.Context, h module.Host, f *Facts, raw map[string]str
 	}
 	f.Started, f.Status = st.Started, st.Status
 	return nil
-}
-
-func list(s []string) cty.Value {
-	if len(s) == 0 {
-		return cty.ListValEmpty(cty.String)
-	}
-	vs := make([]cty.Value, len(s))
-	for i, v := range s {
-		vs[i] = cty.StringVal(strings.TrimSpace(v))
-	}
-	return cty.ListVal(vs)
 }

@@ -67,6 +67,12 @@ func Decide(f Facts) Verdict {
 	} else {
 		v.WitnessesAgree = true
 	}
+	// Lines end trimmed: an empty value must not leave a trailing blank.
+	for _, l := range [][]string{v.Evidence, v.Witnesses} {
+		for i := range l {
+			l[i] = strings.TrimSpace(l[i])
+		}
+	}
 	return v
 }
 
