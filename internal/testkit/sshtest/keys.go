@@ -33,8 +33,3 @@ func NewKey(t testing.TB, dir, name, kind string, passphrase []byte) (string, ss
 	}
 	return path, s
 }
-
-// WriteKey writes k to path in OpenSSH private key format, mode 0600.
-func WriteKey(path string, k crypto.PrivateKey, passphrase []byte) error {
-	return sshserve.WriteKey(path, k, "sshtest", passphrase)
-}
