@@ -1,5 +1,6 @@
 // Package lab runs prova's simulated storage cluster: one real SSH server
-// (x/crypto/ssh, key auth only, its own host key) per node on 127.0.0.1,
+// (lab/sshserve on x/crypto/ssh, key auth only, its own host key) per node
+// on 127.0.0.1,
 // each running commands for real with /bin/sh inside a private mount
 // namespace where the node's files and simulated tools (packages
 // lab/nsexec, lab/sim) take the place of the real ones. A command line
