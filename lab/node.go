@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/provadev/prova/lab/model"
+	"github.com/provadev/prova/lab/sim"
 	"github.com/provadev/prova/lab/sshserve"
 )
 
@@ -54,17 +55,7 @@ func (n *node) close() {
 // handshakeDelay is the scenario's slow handshake.
 func (n *node) handshakeDelay(ctx context.Context, _ net.Conn) bool {
 	d := n.model.Faults.HandshakeDelay
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return d <= 0 || sim.SleepContext(ctx, d) == nil
 }
 
 // serveSession runs one session's exec, shell or sftp subsystem. The
