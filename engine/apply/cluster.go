@@ -40,19 +40,22 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 			}
 		}
 		if req.Args == cty.NilVal {
-			args, diags, valid := se.decodeArgs(hctx)
-			diags = append(diags[:len(diags):len(diags)], valid...)
-			if diags.HasErrors() || !args.IsWhollyKnown() {
+			sa := se.decodeArgs(hctx)
+			diags := append(sa.decode[:len(sa.decode):len(sa.decode)], sa.validate...)
+			if diags.HasErrors() || !sa.val.IsWhollyKnown() || sa.typedErr != nil {
 				msg := "arguments still unknown at apply time"
-				if diags.HasErrors() {
+				switch {
+				case diags.HasErrors():
 					msg = diagText(diags)
+				case sa.typedErr != nil:
+					msg = sa.typedErr.Error()
 				}
 				for _, hh := range batch {
 					outcomes[hh] = outcome{status: event.Failed, message: msg, resp: module.ApplyResponse{Diagnostics: diags}}
 				}
 				return r.finishCluster(s, m, batch, outcomes, start)
 			}
-			req.Args = args
+			req.Args, req.Typed = sa.val, sa.typed
 		}
 		req.Hosts[h] = r.hostFor(s, m, h)
 		req.Order = append(req.Order, h)
@@ -66,7 +69,7 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 			defer cancel()
 		}
 		first := req.Order[0]
-		if _, err := r.lockFor(actx, s, module.PlanRequest{Host: req.Hosts[first], Args: req.Args, BaseDir: req.BaseDir}); err != nil {
+		if _, err := r.lockFor(actx, s, module.PlanRequest{Host: req.Hosts[first], Args: req.Args, Typed: req.Typed, BaseDir: req.BaseDir}); err != nil {
 			for _, h := range req.Order {
 				outcomes[h] = outcome{status: event.Failed, message: err.Error()}
 			}

@@ -229,6 +229,7 @@ func newRun(t interface {
 	reg.Register(cmdModule{})
 	reg.Register(probeModule{})
 	reg.Register(wipeModule{})
+	reg.Register(&typedModule{seen: map[string]any{}})
 	prog, diags := program.Bind(rb, reg)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())

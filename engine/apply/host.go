@@ -146,23 +146,27 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 		}
 		return statusOf(resp, m)
 	}
-	args, diags, valid := se.decodeArgs(hctx)
-	diags = append(diags[:len(diags):len(diags)], valid...)
+	sa := se.decodeArgs(hctx)
+	args := sa.val
+	diags := append(sa.decode[:len(sa.decode):len(sa.decode)], sa.validate...)
 	if diags.HasErrors() {
 		return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
 	}
 	if !args.IsWhollyKnown() {
 		return outcome{status: event.Failed, message: "arguments still unknown at apply time"}
 	}
+	if sa.typedErr != nil {
+		return outcome{status: event.Failed, message: sa.typedErr.Error()}
+	}
 	if _, refusal := r.destructive(s, m, args, h.Name()); refusal != "" {
 		return outcome{status: event.Failed, message: refusal}
 	}
-	planned, err := r.lockFor(actx, s, module.PlanRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir})
+	planned, err := r.lockFor(actx, s, module.PlanRequest{Host: h, Args: args, Typed: sa.typed, BaseDir: r.prog.Runbook.BaseDir})
 	if err != nil {
 		return outcome{status: event.Failed, message: err.Error()}
 	}
 	hb := r.startHeartbeat(s.ID(), h.Name(), timeout)
-	resp, err := module.CallApply(actx, s.Module, module.ApplyRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir,
+	resp, err := module.CallApply(actx, s.Module, module.ApplyRequest{Host: h, Args: args, Typed: sa.typed, BaseDir: r.prog.Runbook.BaseDir,
 		Progress: hb.report, Planned: planned})
 	hb.stop()
 	if err != nil {

@@ -119,7 +119,8 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		// Its inputs are known: evaluate it as apply would.
 		return r.probeForReal(ctx, s, m, host, "holds")
 	}
-	args, diags, valid := se.decodeArgs(hctx)
+	sa := se.decodeArgs(hctx)
+	args, diags, valid := sa.val, sa.decode, sa.validate
 	if diags.HasErrors() {
 		return planFailed(s, host, event.PlanError, diagText(diags), diags), unknown
 	}
@@ -131,6 +132,9 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 	}
 	if valid.HasErrors() {
 		return planFailed(s, host, event.PlanError, diagText(valid), valid), unknown
+	}
+	if sa.typedErr != nil {
+		return planned(s, host, event.PlanError, sa.typedErr.Error()), unknown
 	}
 	// Known arguments: a destructive step that would be refused is certain
 	// to fail, even downstream of a change.
@@ -157,7 +161,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		}
 		p, res = r.probeForReal(ctx, s, m, host, mod.Reads(args))
 	case module.Planner:
-		p, res = r.askPlanner(ctx, s, m, mod, args, host)
+		p, res = r.askPlanner(ctx, s, m, mod, sa, host)
 	default:
 		p, res = planned(s, host, event.PlanError, "module "+s.Module.ID()+" cannot be planned"), unknown
 	}
@@ -203,7 +207,7 @@ func (r *Runner) probeForReal(ctx context.Context, s *program.Step, m program.Me
 }
 
 // askPlanner asks a module that may change the host what it would do.
-func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta, mod module.Planner, args cty.Value, host string) (event.PlannedHost, cty.Value) {
+func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta, mod module.Planner, sa stepArgs, host string) (event.PlannedHost, cty.Value) {
 	unknown := cty.UnknownVal(s.ResultType)
 	h := r.hostFor(s, m, host)
 	pctx := ctx
@@ -212,7 +216,7 @@ func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta
 		pctx, cancel = context.WithTimeout(ctx, max(timeout, 30*time.Second))
 		defer cancel()
 	}
-	resp, err := module.CallPlan(pctx, mod, module.PlanRequest{Host: h, Args: args, BaseDir: r.prog.Runbook.BaseDir})
+	resp, err := module.CallPlan(pctx, mod, module.PlanRequest{Host: h, Args: sa.val, Typed: sa.typed, BaseDir: r.prog.Runbook.BaseDir})
 	if err != nil {
 		if module.IsUnreachable(err) {
 			return planned(s, host, event.PlanUnreachable, err.Error()), unknown

@@ -8,13 +8,14 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/eval"
+	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/program"
 )
 
 // stepEval evaluates one step's expressions for each of its hosts. What
 // does not depend on the host is evaluated once per step, by the first
-// host that needs it, and shared: the module arguments (decoded and
-// validated) and when. An expression depends on the host when it reads
+// host that needs it, and shared: the module arguments (decoded,
+// validated and decoded into the module's argument struct) and when. An expression depends on the host when it reads
 // host.* or self, or this host's step.* results (eval.Refs.VaryByHost).
 // Values and diagnostics it shares are read-only.
 type stepEval struct {
@@ -35,10 +36,8 @@ type stepEval struct {
 	memoMu   sync.Mutex
 	whenMemo map[string]memoValue
 
-	argsOnce   sync.Once
-	args       cty.Value
-	argsDiags  hcl.Diagnostics
-	validDiags hcl.Diagnostics
+	argsOnce sync.Once
+	args     stepArgs
 
 	dirtyMu sync.Mutex
 	dirty   bool // a dependency is planned to change (plan; once true, stays)
@@ -113,24 +112,44 @@ func (se *stepEval) when(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	return se.whenVal, se.whenDiags
 }
 
-// decodeArgs decodes the module arguments in hctx and validates them with
-// the module. Validation diagnostics carry the step's range when they have
-// none; they are empty when decoding failed.
-func (se *stepEval) decodeArgs(hctx *hcl.EvalContext) (args cty.Value, decode, validate hcl.Diagnostics) {
+// stepArgs are a step's module arguments on one host: the decoded value,
+// the module's argument struct (module.Arguments) decoded from it when it
+// is wholly known, and the diagnostics of each stage. Shared between the
+// hosts of a step when the arguments do not depend on the host, so
+// read-only.
+type stepArgs struct {
+	val      cty.Value
+	typed    any   // nil: the module has no argument struct, or val is not wholly known
+	typedErr error // the struct could not be decoded from val
+	// decode holds the errors of decoding the body; validate the module's
+	// Validate diagnostics (empty when decoding failed).
+	decode, validate hcl.Diagnostics
+}
+
+// decodeArgs decodes the module arguments in hctx, validates them with
+// the module and, when they are wholly known, decodes them into the
+// module's argument struct. Validation diagnostics carry the step's range
+// when they have none.
+func (se *stepEval) decodeArgs(hctx *hcl.EvalContext) stepArgs {
 	if se.argsPerHost {
 		return se.decode(hctx)
 	}
-	se.argsOnce.Do(func() { se.args, se.argsDiags, se.validDiags = se.decode(hctx) })
-	return se.args, se.argsDiags, se.validDiags
+	se.argsOnce.Do(func() { se.args = se.decode(hctx) })
+	return se.args
 }
 
-func (se *stepEval) decode(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics, hcl.Diagnostics) {
+func (se *stepEval) decode(hctx *hcl.EvalContext) stepArgs {
 	s := se.s
 	args, diags := program.DecodeArgsSpec(s, se.spec, hctx)
+	a := stepArgs{val: args, decode: diags}
 	if diags.HasErrors() {
-		return args, diags, nil
+		return a
 	}
-	return args, diags, program.AttachRange(s.Module.Validate(args), s.DeclRange)
+	a.validate = program.AttachRange(s.Module.Validate(args), s.DeclRange)
+	if !a.validate.HasErrors() && args.IsWhollyKnown() {
+		a.typed, a.typedErr = module.DecodeTyped(s.Module, args)
+	}
+	return a
 }
 
 // dependsOnDirty reports whether a step the step depends on is planned to

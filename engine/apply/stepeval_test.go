@@ -3,11 +3,14 @@ package apply
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
 )
 
 // Expressions that do not depend on the host are evaluated once per step
@@ -72,5 +75,75 @@ step "cmd" "mine" { command = "echo ${host.name}" }
 		if g, w := got["cmd.mine@"+h], "change: will run echo "+h; g != w {
 			t.Errorf("mine on %s: %q, want %q", h, g, w)
 		}
+	}
+}
+
+// typedModule is cmd with an argument struct: it runs the command it
+// reads with module.Args and keeps the struct the engine handed each
+// host-step.
+type typedModule struct {
+	cmdModule
+	mu   sync.Mutex
+	seen map[string]any // step/host -> req.Typed
+}
+
+type typedModuleArgs struct {
+	Command string  `cty:"command"`
+	Check   *string `cty:"check"`
+}
+
+func (*typedModule) ID() string   { return "typed" }
+func (*typedModule) NewArgs() any { return new(typedModuleArgs) }
+func (m *typedModule) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
+	m.mu.Lock()
+	m.seen[req.Args.GetAttr("command").AsString()+"@"+req.Host.Name()] = req.Typed
+	m.mu.Unlock()
+	a, err := module.Args[typedModuleArgs](req)
+	if err != nil {
+		return module.ApplyResponse{}, err
+	}
+	o, err := module.Capture(ctx, req.Host, a.Command)
+	return module.ApplyResponse{Changed: true, RC: o.RC, Stdout: o.Stdout,
+		Outputs: cty.ObjectVal(map[string]cty.Value{"lines": cty.ListValEmpty(cty.String)})}, err
+}
+
+// The engine decodes a module's arguments into its struct once per step
+// when they are the same on every host, and once per host when they are
+// not; each host runs with its own values either way.
+func TestStepEvalDecodesTypedArgumentsOncePerStep(t *testing.T) {
+	s := newRun(t, `
+step "typed" "same" { command = "echo same" }
+step "typed" "own" { command = "echo ${host.name}" }
+`, three, ModeApply)
+	out, err := s.r.Run(context.Background())
+	if err != nil || out.Failed {
+		t.Fatalf("run failed: %v %v", err, out.Diagnostics)
+	}
+	got := s.fleet.commands()
+	slices.Sort(got)
+	want := []string{"n1: echo n1", "n1: echo same", "n2: echo n2", "n2: echo same", "n3: echo n3", "n3: echo same"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+	var m *typedModule
+	for _, st := range s.r.prog.Steps {
+		if tm, ok := st.Module.(*typedModule); ok {
+			m = tm
+		}
+	}
+	same := map[any]bool{}
+	for _, h := range three {
+		typed, ok := m.seen["echo same@"+h].(*typedModuleArgs)
+		if !ok {
+			t.Fatalf("same on %s: Typed is %T, want *typedModuleArgs", h, m.seen["echo same@"+h])
+		}
+		same[typed] = true
+		own, ok := m.seen["echo "+h+"@"+h].(*typedModuleArgs)
+		if !ok || own.Command != "echo "+h {
+			t.Errorf("own on %s: Typed = %#v", h, m.seen["echo "+h+"@"+h])
+		}
+	}
+	if len(same) != 1 {
+		t.Errorf("same: %d argument structs for three hosts, want one decoded for the step", len(same))
 	}
 }

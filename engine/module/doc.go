@@ -16,7 +16,11 @@
 //     the engine's, the rest is decoded with the module's Spec (a
 //     BodyEvaluator such as assert evaluates its body itself).
 //  2. Validate sees the decoded arguments, possibly holding unknown values,
-//     and performs static checks only: no I/O.
+//     and performs static checks only: no I/O. When they are wholly known
+//     and the module implements Arguments, the engine decodes them into the
+//     module's struct (once per step when they read nothing of the host)
+//     and hands it over as the request's Typed; the module reads it with
+//     Args.
 //  3. Plan. A Planner's Plan runs read-only probes and says what Apply would
 //     do. A ReadOnly module has no Plan: the engine runs its Apply for real
 //     in plan mode (its commands are probes), unless it is ApplyOnly. The

@@ -72,11 +72,14 @@ type Destructive interface {
 	DestroysData(args cty.Value) string
 }
 
-// Arguments is implemented by modules that decode their arguments into a
-// struct with `cty:"name"` tags (see DecodeArgs). NewArgs returns a pointer
-// to a zero struct; the conformance suite checks that its tags name exactly
-// the spec's arguments and that every case's arguments decode into it, so
-// the spec, the struct and Doc.Args cannot drift apart.
+// Arguments is implemented by modules that read their arguments as a
+// struct with `cty:"name"` tags. NewArgs returns a pointer to a zero
+// struct; the engine decodes a step's arguments into one (once per step
+// when they are the same on every host) and hands it over as the
+// request's Typed, which the module reads with Args. The conformance suite
+// checks that its tags name exactly the spec's arguments and that every
+// case's arguments decode into it, so the spec, the struct and Doc.Args
+// cannot drift apart.
 type Arguments interface {
 	NewArgs() any
 }
@@ -110,8 +113,12 @@ type Doc struct {
 
 // ApplyRequest asks a module to make it so on one host.
 type ApplyRequest struct {
-	Host    Host
-	Args    cty.Value
+	Host Host
+	Args cty.Value
+	// Typed is Args decoded into the module's argument struct (Arguments),
+	// or nil; read it with module.Args. The engine decodes it once per step
+	// when the arguments are the same on every host.
+	Typed   any
 	BaseDir string
 	// Planned is the module's own Plan answer, made just before, when the
 	// engine probed first (nil when the module is applied without a plan).
@@ -176,7 +183,10 @@ type ClusterRequest struct {
 	Order []string
 	// Args are the arguments decoded on the first host (cluster modules
 	// should not depend on per-host values).
-	Args     cty.Value
+	Args cty.Value
+	// Typed is Args decoded into the module's argument struct (Arguments),
+	// or nil; read it with module.Args.
+	Typed    any
 	BaseDir  string
 	Progress func(host string, p Progress)
 }

@@ -31,6 +31,9 @@ func (a Action) String() string {
 type PlanRequest struct {
 	Host Host
 	Args cty.Value
+	// Typed is Args decoded into the module's argument struct (Arguments),
+	// or nil; read it with module.Args.
+	Typed any
 	// BaseDir is the directory of the runbook; relative local paths in
 	// arguments (copy's source) are resolved against it.
 	BaseDir string

@@ -24,12 +24,12 @@ func phases(m module.Module, c Case, args cty.Value) []phase {
 	var ps []phase
 	if p, ok := m.(module.Planner); ok {
 		ps = append(ps, phase{"Plan", func(ctx context.Context, h *FakeHost) error {
-			_, err := module.CallPlan(ctx, p, module.PlanRequest{Host: h, Args: args, BaseDir: c.BaseDir})
+			_, err := module.CallPlan(ctx, p, module.PlanRequest{Host: h, Args: args, Typed: typedArgs(m, args), BaseDir: c.BaseDir})
 			return err
 		}})
 	}
 	return append(ps, phase{"Apply", func(ctx context.Context, h *FakeHost) error {
-		_, err := module.CallApply(ctx, m, module.ApplyRequest{Host: h, Args: args, BaseDir: c.BaseDir})
+		_, err := module.CallApply(ctx, m, module.ApplyRequest{Host: h, Args: args, Typed: typedArgs(m, args), BaseDir: c.BaseDir})
 		return err
 	}})
 }

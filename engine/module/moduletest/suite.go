@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -50,7 +51,10 @@ var caseName = regexp.MustCompile(`^[a-z0-9_-]+$`)
 // Planner, the engine's for a ReadOnly module) whose transcript is compared
 // with testdata/<case>.commands.golden, Apply (for a ReadOnly module: only
 // probes, no upload, no change), Plan again (NoOp unless the case is
-// NotIdempotent), and the handling of a cancelled context.
+// NotIdempotent), and the handling of a cancelled context. Plan and Apply
+// are handed the arguments as the engine hands them: the cty value and, for
+// a module with an argument struct, the struct decoded from it, which they
+// must not modify (the engine shares it between hosts).
 func Run(t *testing.T, m module.Module, cases []Case) {
 	t.Helper()
 	t.Run("contract", func(t *testing.T) { checkContract(t, m) })
@@ -100,12 +104,29 @@ func decodeCase(t *testing.T, m module.Module, c Case) cty.Value {
 	if !args.IsWhollyKnown() {
 		t.Fatal("case arguments must be wholly known")
 	}
-	if a, ok := m.(module.Arguments); ok {
-		if err := module.Decode(args, a.NewArgs()); err != nil {
-			t.Fatalf("the arguments do not decode into the module's struct: %v", err)
-		}
+	if _, err := module.DecodeTyped(m, args); err != nil {
+		t.Fatalf("the arguments do not decode into the module's struct: %v", err)
 	}
 	return args
+}
+
+// typedArgs decodes args into the module's argument struct as the engine
+// does (nil for a module without one); the case is known to decode.
+func typedArgs(m module.Module, args cty.Value) any {
+	typed, _ := module.DecodeTyped(m, args)
+	return typed
+}
+
+// checkTypedUnchanged fails when a module wrote into the argument struct
+// the engine handed it: the engine shares one between the hosts of a step.
+func checkTypedUnchanged(t *testing.T, m module.Module, args cty.Value, typed any) {
+	t.Helper()
+	if typed == nil {
+		return
+	}
+	if fresh := typedArgs(m, args); !reflect.DeepEqual(fresh, typed) {
+		t.Errorf("Plan or Apply modified the argument struct it was handed (%#v, decoded %#v): the engine shares it between the hosts of a step; copy before changing a map or a slice", typed, fresh)
+	}
 }
 
 func newHost(c Case) *FakeHost {
@@ -122,11 +143,12 @@ func runCase(t *testing.T, m module.Module, c Case, args cty.Value) {
 	h := newHost(c)
 	var tr bytes.Buffer
 
-	plan := planProbes(t, ctx, m, c, h, args)
+	typed := typedArgs(m, args)
+	plan := planProbes(t, ctx, m, c, h, args, typed)
 	writeSection(&tr, fmt.Sprintf("plan: %s: %s", plan.Action, plan.Summary), h.Commands())
 
 	h.ResetCommands()
-	resp, err := module.CallApply(ctx, m, module.ApplyRequest{Host: h, Args: args, BaseDir: c.BaseDir,
+	resp, err := module.CallApply(ctx, m, module.ApplyRequest{Host: h, Args: args, Typed: typed, BaseDir: c.BaseDir,
 		Planned: &plan, Progress: func(module.Progress) {}})
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
@@ -140,25 +162,26 @@ func runCase(t *testing.T, m module.Module, c Case, args cty.Value) {
 
 	if !c.NotIdempotent && !resp.Failed {
 		h.ResetCommands()
-		again := planProbes(t, ctx, m, c, h, args)
+		again := planProbes(t, ctx, m, c, h, args, typed)
 		writeSection(&tr, fmt.Sprintf("plan after apply: %s: %s", again.Action, again.Summary), h.Commands())
 		if again.Action != module.NoOp {
 			t.Errorf("Plan after Apply = %s (%s), want %s: Apply is not idempotent", again.Action, again.Summary, module.NoOp)
 		}
 	}
+	checkTypedUnchanged(t, m, args, typed)
 	checkTranscript(t, filepath.Join("testdata", c.Name+".commands.golden"), tr.Bytes())
 }
 
 // planProbes runs Plan and checks it only issued the case's probes. For a
 // ReadOnly module it is the plan the engine supplies: NoOp, Reads.
-func planProbes(t *testing.T, ctx context.Context, m module.Module, c Case, h *FakeHost, args cty.Value) module.PlanResponse {
+func planProbes(t *testing.T, ctx context.Context, m module.Module, c Case, h *FakeHost, args cty.Value, typed any) module.PlanResponse {
 	t.Helper()
 	p, ok := m.(module.Planner)
 	if !ok {
 		return module.PlanResponse{Action: module.NoOp, Summary: module.Describe(m, args)}
 	}
 	before := len(h.Commands())
-	plan, err := module.CallPlan(ctx, p, module.PlanRequest{Host: h, Args: args, BaseDir: c.BaseDir})
+	plan, err := module.CallPlan(ctx, p, module.PlanRequest{Host: h, Args: args, Typed: typed, BaseDir: c.BaseDir})
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}

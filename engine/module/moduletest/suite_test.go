@@ -107,6 +107,7 @@ func TestSuiteCatchesFlaws(t *testing.T) {
 		"swallows-errors": "cancelled during a command returned no error",
 		"readonly-writes": `a ReadOnly module's Apply issued "touch /tmp/x", which is not one of the case's probes`,
 		"args-drift":      `the moduletest.args struct has a field "mode" the spec does not accept`,
+		"mutates-args":    "Plan or Apply modified the argument struct it was handed",
 	} {
 		t.Run(flaw, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestFlawedModule$", "-test.v")
@@ -133,9 +134,15 @@ func TestFlawedModule(t *testing.T) {
 		m = readOnlyTouch{touch{flaw: flaw}}
 	case "args-drift":
 		m = typedTouch{touch{flaw: flaw}}
+	case "mutates-args":
+		m = mutatingTouch{touch{flaw: flaw}}
+	}
+	body := `path = "/tmp/x"`
+	if flaw == "mutates-args" {
+		body = `path = ["/tmp/x"]`
 	}
 	Run(t, m, []Case{
-		{Name: "create", Body: `path = "/tmp/x"`, Setup: fileState, Probes: []string{`^test -e `}},
+		{Name: "create", Body: body, Setup: fileState, Probes: []string{`^test -e `}},
 	})
 }
 
@@ -161,3 +168,30 @@ type args struct {
 }
 
 func (typedTouch) NewArgs() any { return new(args) }
+
+// mutatingTouch reads its arguments as a struct and writes into the one the
+// engine handed it, which the engine shares between hosts.
+type mutatingTouch struct{ touch }
+
+type pathArgs struct {
+	Path []string `cty:"path"`
+}
+
+func (mutatingTouch) Spec() hcldec.Spec {
+	return &hcldec.ObjectSpec{"path": &hcldec.AttrSpec{Name: "path", Type: cty.List(cty.String), Required: true}}
+}
+
+func (mutatingTouch) NewArgs() any { return new(pathArgs) }
+
+func (m mutatingTouch) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
+	a, err := module.Args[pathArgs](req)
+	if err != nil {
+		return module.ApplyResponse{}, err
+	}
+	a.Path[0] = "/elsewhere" // the copy is shallow: this writes into the shared slice
+	return module.ApplyResponse{Outputs: cty.EmptyObjectVal}, nil
+}
+
+func (m mutatingTouch) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
+	return module.PlanResponse{Action: module.NoOp, Summary: "nothing to do"}, nil
+}
