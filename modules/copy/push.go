@@ -26,9 +26,9 @@ type args struct {
 // NewArgs implements module.Arguments: the struct the arguments decode into.
 func (*Copy) NewArgs() any { return new(args) }
 
-func decodeArgs(v cty.Value) (args, uint32, error) {
-	var a args
-	if err := module.Decode(v, &a); err != nil {
+// withMode adds the parsed mode to the arguments module.Args returned.
+func withMode(a args, err error) (args, uint32, error) {
+	if err != nil {
 		return a, 0, err
 	}
 	m, err := parseMode(a.Mode)
@@ -65,7 +65,7 @@ func outputs(sum string) cty.Value {
 // Plan compares the file on the host (or, with fetch, the local file) with
 // what it should be, by checksum and mode.
 func (*Copy) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	a, mode, err := decodeArgs(req.Args)
+	a, mode, err := withMode(module.Args[args](req))
 	if err != nil {
 		return module.PlanResponse{}, err
 	}
@@ -86,13 +86,13 @@ func (*Copy) Plan(ctx context.Context, req module.PlanRequest) (module.PlanRespo
 // Apply installs or fetches the file when its checksum or mode differ.
 func (c *Copy) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(c.Outputs())}
-	a, mode, err := decodeArgs(req.Args)
+	a, mode, err := withMode(module.Args[args](req))
 	if err != nil {
 		return resp, err
 	}
 	plan := req.Planned
 	if plan == nil {
-		p, err := c.Plan(ctx, module.PlanRequest{Host: req.Host, Args: req.Args, BaseDir: req.BaseDir})
+		p, err := c.Plan(ctx, module.PlanRequest{Host: req.Host, Args: req.Args, Typed: req.Typed, BaseDir: req.BaseDir})
 		if err != nil {
 			return resp, err
 		}

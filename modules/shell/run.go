@@ -27,8 +27,8 @@ func (*Shell) NewArgs() any { return new(args) }
 
 // Plan runs the guards, read-only, and says whether the command would run.
 func (*Shell) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return module.PlanResponse{}, err
 	}
 	done, why, err := a.guard(ctx, req.Host)
@@ -45,8 +45,8 @@ func (*Shell) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResp
 // engine planned just before, the guards are not run a second time.
 func (*Shell) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.EmptyObjectVal}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	if p := req.Planned; p != nil && p.Action == module.NoOp {

@@ -34,7 +34,7 @@ func (*Wait) ApplyOnly() {}
 // back; if it is still unreachable at the end, that error is returned.
 func (w *Wait) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(w.Outputs())}
-	p, err := parse(req.Args)
+	p, err := parse(module.Args[args](req))
 	if err != nil {
 		return resp, err
 	}

@@ -87,13 +87,12 @@ type parsed struct {
 	match             *regexp.Regexp
 }
 
-func parse(v cty.Value) (parsed, error) {
-	var a args
-	if err := module.Decode(v, &a); err != nil {
+// parse checks the arguments module.Args returned.
+func parse(a args, err error) (parsed, error) {
+	if err != nil {
 		return parsed{}, err
 	}
 	p := parsed{command: a.Command}
-	var err error
 	if p.interval, err = positive(a.Interval); err != nil {
 		return p, fmt.Errorf("wait: interval: %w", err)
 	}
