@@ -41,8 +41,8 @@ func (*Config) Reads(v cty.Value) string {
 // Apply reads both sides and compares them.
 func (*Config) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	h := req.Host

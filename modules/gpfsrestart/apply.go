@@ -81,8 +81,8 @@ func resolve(ctx context.Context, h module.Host, a args) (target, error) {
 // marker; all read-only) and says which waves would restart, with an
 // estimated duration; an empty list is no change.
 func (*Restart) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return module.PlanResponse{}, err
 	}
 	t, err := resolve(ctx, req.Host, a)
@@ -140,8 +140,8 @@ func changes(mode string, t target) []module.AttrChange {
 // healthy, then restarts the waves and waits for each.
 func (*Restart) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: outputs(nil, nil, nil, nil)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	maxWait, err1 := time.ParseDuration(a.MaxWait)

@@ -122,8 +122,8 @@ func summary(ch []module.AttrChange) string {
 // Plan checks pagepool against the host's memory and compares the
 // requested values with the configured ones. Read-only.
 func (*Mmchconfig) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return module.PlanResponse{}, err
 	}
 	if err := checkPagepool(ctx, req.Host, a); err != nil {
@@ -161,8 +161,8 @@ func Command(ch []module.AttrChange, a args) string {
 // that differ (those the plan found when the engine planned just before).
 func (*Mmchconfig) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: outputs(nil)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	if err := checkPagepool(ctx, req.Host, a); err != nil {

@@ -52,8 +52,8 @@ func (*Ports) Reads(v cty.Value) string {
 // Apply reads the ports of the host.
 func (p *Ports) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	st, err := gpfscmd.ReadPorts(ctx, req.Host)
