@@ -56,8 +56,8 @@ type result struct {
 // Apply reads the settings and applies the guard.
 func (*Messenger) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	r := result{Findings: []string{}}
@@ -117,7 +117,6 @@ func (*Messenger) Apply(ctx context.Context, req module.ApplyRequest) (module.Ap
 		resp.Message = check.Measured
 	}
 	resp.Checks = []module.Check{check}
-	var err error
 	resp.Outputs, err = module.Encode(r, outputsType)
 	return resp, err
 }

@@ -17,8 +17,8 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // Plan reads list-subsys and says whether the subsystem must be connected.
 func (*Connect) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	var a connectArgs
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[connectArgs](req)
+	if err != nil {
 		return module.PlanResponse{}, err
 	}
 	st, err := nvmecmd.ReadState(ctx, req.Host)
@@ -64,8 +64,8 @@ type connectOut struct {
 // the requested transport missing afterwards is.
 func (*Connect) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(connectOutputs)}
-	var a connectArgs
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[connectArgs](req)
+	if err != nil {
 		return resp, err
 	}
 	h := req.Host

@@ -59,8 +59,8 @@ func (a disconnectArgs) what() string {
 
 // Plan reads list-subsys: a change only when the subsystem is connected.
 func (*Disconnect) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResponse, error) {
-	var a disconnectArgs
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[disconnectArgs](req)
+	if err != nil {
 		return module.PlanResponse{}, err
 	}
 	st, err := nvmecmd.ReadState(ctx, req.Host)
@@ -86,8 +86,8 @@ func disconnectPlan(a disconnectArgs, st *nvmecmd.State) module.PlanResponse {
 // not by the exit status.
 func (*Disconnect) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(disconnectOutputs)}
-	var a disconnectArgs
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[disconnectArgs](req)
+	if err != nil {
 		return resp, err
 	}
 	h := req.Host

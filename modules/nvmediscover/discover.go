@@ -115,8 +115,8 @@ type outputs struct {
 // and the port that answered is returned.
 func (*Discover) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	resp, n, err := discover(ctx, req.Host, a)
