@@ -34,8 +34,8 @@ func (*Check) Reads(v cty.Value) string {
 // Apply runs gdscheck -p and returns what it reported.
 func (c *Check) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	out, err := module.Capture(ctx, req.Host, module.Command(a.Path, "-p"))

@@ -29,8 +29,8 @@ var notFound = regexp.MustCompile(`(?m)(: not found|: command not found|: No suc
 // Apply runs nvidia-smi topo -m and judges the GPU-to-NIC relations.
 func (*Topology) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	out, err := module.Capture(ctx, req.Host, command)
