@@ -135,8 +135,8 @@ type measure struct {
 
 // ApplyCluster implements module.ClusterModule.
 func (l *Latency) ApplyCluster(ctx context.Context, req module.ClusterRequest) (map[string]module.ApplyResponse, error) {
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return nil, err
 	}
 	out := map[string]module.ApplyResponse{}

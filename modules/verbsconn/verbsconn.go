@@ -81,8 +81,8 @@ func (*Conn) Reads(cty.Value) string {
 // Apply reads the connections and the cluster and compares them.
 func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	h := req.Host

@@ -31,8 +31,8 @@ func (*Diagnose) Reads(cty.Value) string {
 // Apply gathers the evidence and decides.
 func (*Diagnose) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	f, raw, err := gather(ctx, req.Host, a)
