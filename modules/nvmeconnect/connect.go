@@ -53,6 +53,9 @@ func (*Connect) Outputs() cty.Type { return connectOutputs }
 // Validate has nothing to check across arguments.
 func (*Connect) Validate(cty.Value) hcl.Diagnostics { return nil }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Connect) NewArgs() any { return new(connectArgs) }
+
 type connectArgs struct {
 	Transport      string  `cty:"transport"`
 	Address        string  `cty:"address"`

@@ -38,6 +38,9 @@ func (*Disconnect) Outputs() cty.Type { return disconnectOutputs }
 // Validate has nothing to check across arguments.
 func (*Disconnect) Validate(cty.Value) hcl.Diagnostics { return nil }
 
+// NewArgs implements module.Arguments: the struct the arguments decode into.
+func (*Disconnect) NewArgs() any { return new(disconnectArgs) }
+
 type disconnectArgs struct {
 	NQN       string  `cty:"nqn"`
 	Transport *string `cty:"transport"`
