@@ -42,7 +42,7 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 		if req.Args == cty.NilVal {
 			sa := se.decodeArgs(hctx)
 			diags := append(sa.decode[:len(sa.decode):len(sa.decode)], sa.validate...)
-			if diags.HasErrors() || !sa.val.IsWhollyKnown() || sa.typedErr != nil {
+			if diags.HasErrors() || !sa.known || sa.typedErr != nil {
 				msg := "arguments still unknown at apply time"
 				switch {
 				case diags.HasErrors():

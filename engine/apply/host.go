@@ -152,7 +152,7 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 	if diags.HasErrors() {
 		return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
 	}
-	if !args.IsWhollyKnown() {
+	if !sa.known {
 		return outcome{status: event.Failed, message: "arguments still unknown at apply time"}
 	}
 	if sa.typedErr != nil {

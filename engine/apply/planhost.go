@@ -124,7 +124,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 	if diags.HasErrors() {
 		return planFailed(s, host, event.PlanError, diagText(diags), diags), unknown
 	}
-	if !args.IsWhollyKnown() {
+	if !sa.known {
 		if se.dependsOnDirty(r) {
 			return planned(s, host, event.PlanUnknown, "depends on a step planned to change"), unknown
 		}

@@ -24,6 +24,9 @@ type stepEval struct {
 	spec  hcldec.Spec // the module's, asked once
 
 	whenPerHost, argsPerHost bool
+	// split decodes per-host arguments attribute by attribute (nil: the
+	// whole body on every host).
+	split *splitArgs
 
 	whenOnce  sync.Once
 	whenVal   cty.Value
@@ -61,6 +64,9 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	}
 	if se.spec = s.Module.Spec(); se.spec != nil {
 		se.argsPerHost = eval.RefsOf(hcldec.Variables(s.Body, se.spec)).VaryByHost()
+		if se.argsPerHost {
+			se.split = newSplitArgs(s.Body, se.spec)
+		}
 	}
 	if r.evals == nil {
 		r.evals = map[string]*stepEval{}
@@ -119,6 +125,7 @@ func (se *stepEval) when(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 // read-only.
 type stepArgs struct {
 	val      cty.Value
+	known    bool  // val.IsWhollyKnown(), asked once (it walks the value)
 	typed    any   // nil: the module has no argument struct, or val is not wholly known
 	typedErr error // the struct could not be decoded from val
 	// decode holds the errors of decoding the body; validate the module's
@@ -140,13 +147,20 @@ func (se *stepEval) decodeArgs(hctx *hcl.EvalContext) stepArgs {
 
 func (se *stepEval) decode(hctx *hcl.EvalContext) stepArgs {
 	s := se.s
-	args, diags := program.DecodeArgsSpec(s, se.spec, hctx)
+	var args cty.Value
+	var diags hcl.Diagnostics
+	if se.split != nil {
+		args, diags = se.split.decode(se.scope.Context(), hctx)
+	} else {
+		args, diags = program.DecodeArgsSpec(s, se.spec, hctx)
+	}
 	a := stepArgs{val: args, decode: diags}
 	if diags.HasErrors() {
 		return a
 	}
 	a.validate = program.AttachRange(s.Module.Validate(args), s.DeclRange)
-	if !a.validate.HasErrors() && args.IsWhollyKnown() {
+	a.known = args.IsWhollyKnown()
+	if !a.validate.HasErrors() && a.known {
 		a.typed, a.typedErr = module.DecodeTyped(s.Module, args)
 	}
 	return a
