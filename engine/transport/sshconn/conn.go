@@ -99,7 +99,7 @@ func (c *Conn) connect(ctx context.Context) (*ssh.Client, error) {
 	}
 	c.client = cl
 	go c.watch(cl, t)
-	go c.keepalive(cl, t)
+	c.keepalive(cl, t)
 	return cl, nil
 }
 
@@ -121,42 +121,58 @@ func (c *Conn) watch(cl *ssh.Client, t Target) {
 
 // keepalive sends keepalive@openssh.com every ServerAliveInterval and
 // closes the connection when ServerAliveCountMax of them in a row went
-// unanswered (any reply, even a failure, counts as an answer).
+// unanswered (any reply, even a failure, counts as an answer). It runs on
+// a timer, not in a goroutine of its own per connection: each tick runs in
+// a short-lived goroutine of the timer's, and the request is sent from it.
 func (c *Conn) keepalive(cl *ssh.Client, t Target) {
 	if t.ServerAliveInterval <= 0 {
 		return
 	}
-	tick := time.NewTicker(t.ServerAliveInterval)
-	defer tick.Stop()
-	replies := make(chan struct{}, 1)
-	pending, missed := false, 0
-	for {
+	var (
+		mu              sync.Mutex
+		pending, closed bool
+		missed          int
+		timer           *time.Timer
+	)
+	tick := func() {
 		select {
 		case <-c.dead:
 			return
-		case <-replies:
-			pending, missed = false, 0
-		case <-tick.C:
-			if pending {
-				missed++
-				if missed >= t.ServerAliveCountMax {
-					c.mu.Lock()
-					c.keepErr = fmt.Errorf("%s stopped answering: no reply to %d keepalives sent %s apart",
-						t.display(), missed+1, t.ServerAliveInterval)
-					c.mu.Unlock()
-					cl.Close()
-					return
-				}
-				continue
+		default:
+		}
+		mu.Lock()
+		if closed {
+			mu.Unlock()
+			return
+		}
+		if pending {
+			missed++
+			if missed >= t.ServerAliveCountMax {
+				closed = true
+				mu.Unlock()
+				c.mu.Lock()
+				c.keepErr = fmt.Errorf("%s stopped answering: no reply to %d keepalives sent %s apart",
+					t.display(), missed+1, t.ServerAliveInterval)
+				c.mu.Unlock()
+				cl.Close()
+				return
 			}
-			pending = true
-			go func() {
-				if _, _, err := cl.SendRequest("keepalive@openssh.com", true, nil); err == nil {
-					replies <- struct{}{}
-				}
-			}()
+			timer.Reset(t.ServerAliveInterval)
+			mu.Unlock()
+			return
+		}
+		pending = true
+		timer.Reset(t.ServerAliveInterval)
+		mu.Unlock()
+		if _, _, err := cl.SendRequest("keepalive@openssh.com", true, nil); err == nil {
+			mu.Lock()
+			pending, missed = false, 0
+			mu.Unlock()
 		}
 	}
+	mu.Lock()
+	timer = time.AfterFunc(t.ServerAliveInterval, tick)
+	mu.Unlock()
 }
 
 // acquire takes a session slot.

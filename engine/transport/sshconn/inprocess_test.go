@@ -2,7 +2,9 @@ package sshconn_test
 
 import (
 	"context"
+	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -143,5 +145,48 @@ func TestStrictNoWarns(t *testing.T) {
 	run(t, newPool(t, sshconn.Options{Warn: w.add}).Host(tg), "true")
 	if !strings.Contains(w.all(), "not verified") {
 		t.Errorf("warnings %q", w.all())
+	}
+}
+
+// failWriter fails every write.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// A stdout writer that fails makes Run fail with its error, naming the
+// command and the host, and the command still runs to its end (its output
+// is drained, not left to block it); stdin reaches the command, and with
+// no stdin the command reads EOF at once.
+func TestRunStreams(t *testing.T) {
+	s := sshtest.NewServer(t, func(_ context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
+		in, _ := io.ReadAll(stdin)
+		switch cmd {
+		case "big":
+			for range 4096 {
+				io.WriteString(stdout, strings.Repeat("x", 1023)+"\n")
+			}
+			io.WriteString(stderr, "done\n")
+			return 3
+		default:
+			io.WriteString(stdout, "read "+strconv.Quote(string(in)))
+			return 0
+		}
+	})
+	h := newPool(t, sshconn.Options{}).Host(fakeTarget(t, "n1", s))
+	var errb strings.Builder
+	rc, err := h.Run(context.Background(), "big", nil, failWriter{}, &errb)
+	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.Contains(err.Error(), `"big" on n1`) {
+		t.Errorf("Run with a failing stdout: rc=%d err=%v, want the write error naming command and host", rc, err)
+	}
+	if errb.String() != "done\n" {
+		t.Errorf("stderr %q: the command did not run to its end", errb.String())
+	}
+	var out strings.Builder
+	if rc, err := h.Run(context.Background(), "cat", strings.NewReader("input"), &out, nil); err != nil || rc != 0 || out.String() != `read "input"` {
+		t.Errorf("with stdin: rc=%d err=%v out=%q", rc, err, out.String())
+	}
+	out.Reset()
+	if rc, err := h.Run(context.Background(), "cat", nil, &out, nil); err != nil || rc != 0 || out.String() != `read ""` {
+		t.Errorf("without stdin: rc=%d err=%v out=%q", rc, err, out.String())
 	}
 }

@@ -27,6 +27,12 @@ var signalNumbers = map[string]int{
 // not be reached or the connection was lost, the context's cause when ctx
 // ended first. On cancellation the remote process group receives SIGTERM,
 // then SIGKILL after Options.KillGrace, then the session is closed.
+//
+// The calling goroutine copies stdout and then waits for the exit status;
+// x/crypto/ssh copies stderr, and an empty stdin is a closed pipe rather
+// than a goroutine copying nothing, so that a running command costs two
+// goroutines (stderr, and the session's own request reader) instead of
+// five: at 200 hosts their stacks were a fifth of prova's peak memory.
 func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	tag := newTag()
 	cl, err := c.connect(ctx)
@@ -42,21 +48,81 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 		return -1, err
 	}
 	defer s.Close()
-	s.Stdin, s.Stdout, s.Stderr = stdin, pooledCopy(stdout), pooledCopy(stderr)
+	var noStdin io.Closer
+	if stdin == nil {
+		if noStdin, err = s.StdinPipe(); err != nil {
+			return -1, fmt.Errorf("stdin of %q on %s: %w", cmd, c.Name(), err)
+		}
+	} else {
+		s.Stdin = stdin
+	}
+	out, err := s.StdoutPipe()
+	if err != nil {
+		return -1, fmt.Errorf("stdout of %q on %s: %w", cmd, c.Name(), err)
+	}
+	s.Stderr = pooledCopy(stderr)
 	if err := s.Start(TagLine + tag + "\n" + EnvLine + tag + "\n" + cmd); err != nil {
 		return -1, c.lost(fmt.Errorf("start %q on %s: %w", cmd, c.Name(), err))
 	}
-	done := make(chan error, 1)
-	go func() { done <- s.Wait() }()
-	select {
-	case err = <-done:
-	case <-c.dead:
-		return -1, c.deadErr
-	case <-ctx.Done():
-		c.kill(cl, s, tag, done)
+	if noStdin != nil {
+		noStdin.Close() // EOF: the command reads nothing
+	}
+	finished := make(chan struct{})
+	killed := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(killed)
+		c.kill(cl, s, tag, finished)
+		s.Close() // ends the copy and the wait below
+	})
+	werr := copyOut(stdout, out)
+	err = s.Wait()
+	close(finished)
+	if !stop() { // ctx ended: the command was (being) killed
+		<-killed
 		return -1, fmt.Errorf("%q on %s: %w", cmd, c.Name(), context.Cause(ctx))
 	}
-	return c.status(err)
+	if werr != nil {
+		return -1, fmt.Errorf("write the output of %q on %s: %w", cmd, c.Name(), werr)
+	}
+	return c.status(err) // a lost connection: no exit status, c.lost says why
+}
+
+// copyOut copies a command's stdout to w (discarding it when w is nil)
+// until the channel ends, through a pooled buffer. When w fails it is
+// not written to again, but the stream is still drained so that the
+// command is not blocked; the write error is returned.
+func copyOut(w io.Writer, r io.Reader) error {
+	if w == nil {
+		w = io.Discard
+	}
+	bp := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(bp)
+	_, err := io.CopyBuffer(markWrites{w}, r, *bp)
+	var we *writeError
+	if errors.As(err, &we) {
+		io.CopyBuffer(io.Discard, r, *bp)
+		return we.err
+	}
+	return nil // a read error: the channel ended; Wait says how
+}
+
+// writeError marks an error of the writer copyOut copies to, to tell it
+// from the channel's.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return e.err.Error() }
+
+type markWrites struct{ w io.Writer }
+
+func (m markWrites) Write(p []byte) (int, error) {
+	n, err := m.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		err = &writeError{err}
+	}
+	return n, err
 }
 
 // TagLine starts the comment line Run puts before every command:
@@ -97,7 +163,7 @@ func killScript(tag, sig string) string {
 // sessions it serves without privilege separation, such as root logins)
 // and a second session that finds the tagged shell under /proc and
 // signals its process group.
-func (c *Conn) kill(cl *ssh.Client, s *ssh.Session, tag string, done <-chan error) {
+func (c *Conn) kill(cl *ssh.Client, s *ssh.Session, tag string, done <-chan struct{}) {
 	signal := func(sig ssh.Signal) {
 		s.Signal(sig)
 		if ks, err := cl.NewSession(); err == nil {
