@@ -23,6 +23,42 @@ func evalAttr(attr *hcl.Attribute) (cty.Value, bool, hcl.Diagnostics) {
 	return v, true, diags
 }
 
+// literalString is the value of a quoted string without interpolations
+// ("gpfs01"), the common case, without evaluating the expression: the
+// parser has made the literal's value already, and a template of one
+// literal evaluates to it. ok is false for anything else.
+func literalString(e hcl.Expression) (string, bool) {
+	t, ok := e.(*hclsyntax.TemplateExpr)
+	if !ok || len(t.Parts) != 1 {
+		return "", false
+	}
+	lit, ok := t.Parts[0].(*hclsyntax.LiteralValueExpr)
+	if !ok || lit.Val.Type() != cty.String || lit.Val.IsMarked() || !lit.Val.IsKnown() || lit.Val.IsNull() {
+		return "", false
+	}
+	return lit.Val.AsString(), true
+}
+
+// literalStringList is a tuple of literal strings (["g01", "g02"]) with
+// each element's range, as attrStringList gives it; ok is false for
+// anything else, and for an empty tuple.
+func literalStringList(e hcl.Expression) ([]string, []hcl.Range, bool) {
+	tup, ok := e.(*hclsyntax.TupleConsExpr)
+	if !ok || len(tup.Exprs) == 0 {
+		return nil, nil, false
+	}
+	out := make([]string, len(tup.Exprs))
+	ranges := make([]hcl.Range, len(tup.Exprs))
+	for i, el := range tup.Exprs {
+		s, ok := literalString(el)
+		if !ok {
+			return nil, nil, false
+		}
+		out[i], ranges[i] = s, el.Range()
+	}
+	return out, ranges, true
+}
+
 func typeError(attr *hcl.Attribute, want string) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -33,6 +69,9 @@ func typeError(attr *hcl.Attribute, want string) hcl.Diagnostics {
 }
 
 func attrString(attr *hcl.Attribute) (string, bool, hcl.Diagnostics) {
+	if s, ok := literalString(attr.Expr); ok {
+		return s, true, nil
+	}
 	v, ok, diags := evalAttr(attr)
 	if !ok {
 		return "", false, diags
@@ -124,6 +163,14 @@ func durationOf(v cty.Value) (time.Duration, error) {
 // range of each element (the whole expression when elements are not
 // literal).
 func attrStringList(attr *hcl.Attribute, allowSingle bool) ([]string, []hcl.Range, bool, hcl.Diagnostics) {
+	if out, ranges, ok := literalStringList(attr.Expr); ok {
+		return out, ranges, true, nil
+	}
+	return attrStringListEvaluated(attr, allowSingle)
+}
+
+// attrStringListEvaluated is attrStringList by evaluating the expression.
+func attrStringListEvaluated(attr *hcl.Attribute, allowSingle bool) ([]string, []hcl.Range, bool, hcl.Diagnostics) {
 	v, ok, diags := evalAttr(attr)
 	if !ok {
 		return nil, nil, false, diags

@@ -250,7 +250,7 @@ func plannedResult(ty cty.Type, host string, a event.PlanAction) cty.Value {
 	if a != event.PlanNoChange && a != event.PlanChange {
 		return cty.UnknownVal(ty)
 	}
-	attrs := map[string]cty.Value{}
+	attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
 	for k, t := range ty.AttributeTypes() {
 		attrs[k] = cty.UnknownVal(t)
 	}

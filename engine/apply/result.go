@@ -32,8 +32,8 @@ func plural(n int) string {
 
 // resultValue builds the step result object of type ty.
 func resultValue(ty cty.Type, host string, resp module.ApplyResponse, status event.Status, message string) cty.Value {
-	attrs := map[string]cty.Value{}
 	outTy := ty.AttributeTypes()
+	attrs := make(map[string]cty.Value, len(outTy))
 	var outs map[string]cty.Value
 	if resp.Outputs != cty.NilVal && !resp.Outputs.IsNull() && resp.Outputs.IsKnown() && resp.Outputs.Type().IsObjectType() {
 		outs = resp.Outputs.AsValueMap()

@@ -290,7 +290,7 @@ func (r *Results) perHost(step string, ty cty.Type) cty.Value {
 
 // SkippedResult is the result of a step that did not run on host.
 func SkippedResult(ty cty.Type, host string) cty.Value {
-	attrs := map[string]cty.Value{}
+	attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
 	for k, t := range ty.AttributeTypes() {
 		attrs[k] = cty.NullVal(t)
 	}
