@@ -2,11 +2,12 @@ package sshconn
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"strings"
 	"time"
@@ -137,9 +138,14 @@ const TagLine = "# prova-run:"
 // cancelled command.
 const EnvLine = "export PROVA_RUN="
 
+// newTag is 16 random hex digits naming one command run. It only has to
+// be unique among the commands running on a host (it is visible there in
+// /proc anyway), so it comes from math/rand/v2's generator, seeded by the
+// runtime, not from the kernel: crypto/rand's getrandom call per command
+// was 4 % of prova's CPU in the 200-host fan-out.
 func newTag() string {
 	var b [8]byte
-	rand.Read(b[:])
+	binary.LittleEndian.PutUint64(b[:], rand.Uint64())
 	return hex.EncodeToString(b[:])
 }
 
