@@ -30,6 +30,7 @@ var real = []struct {
 	{"mmgetstate-y", "gpfs/mmgetstate-Y-active.txt", 0, ""},
 	{"mmgetstate", "gpfs/mmgetstate-av-active-9-nodes.txt", 1, ""},
 	{"mmlscluster", "gpfs/mmlscluster-ccr-7-nodes.txt", 3, ""},
+	{"mmlsnodeclass", "gpfs/mmlsnodeclass-user-1-class-1-node.txt", 1, ""},
 	{"mmfsadm-verbs-status", "gpfs/mmfsadm-test-verbs-status-started.txt", 0, ""},
 	{"mmfs-log", "gpfs/mmfs-log-latest-tail-tcp-connects.txt", 0, ""},
 	{"gdscheck", "gds/gdscheck-p-1.16-nvidia-doc-sample-nvfs-dmabuf-compat.txt", 0, ""},

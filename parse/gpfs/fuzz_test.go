@@ -64,3 +64,8 @@ func FuzzCommandResult(f *testing.F) {
 		return r, nil
 	})
 }
+
+func FuzzMmlsnodeclass(f *testing.F) {
+	fuzzParse(f, ParseMmlsnodeclass, "Node Class Name       Members\n--- ---\nsiteA a,b\n  c\nsiteAB siteA\n")
+}
+func FuzzMmlsnodeclassY(f *testing.F) { fuzzParse(f, ParseMmlsnodeclassY, yNodeclass) }

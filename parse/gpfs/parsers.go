@@ -14,6 +14,8 @@ func Parsers() []parse.Parser {
 		{Name: "mmgetstate-y", Command: "mmgetstate -Y", Parse: parse.Typed(ParseMmgetstateY)},
 		{Name: "mmlscluster", Command: "mmlscluster", Parse: parse.Typed(ParseMmlscluster)},
 		{Name: "mmlsnsd", Command: "mmlsnsd", Parse: parse.Typed(ParseMmlsnsd)},
+		{Name: "mmlsnodeclass", Command: "mmlsnodeclass [--all]", Parse: parse.Typed(ParseMmlsnodeclass)},
+		{Name: "mmlsnodeclass-y", Command: "mmlsnodeclass -Y (unverified format)", Parse: parse.Typed(ParseMmlsnodeclassY)},
 		{Name: "mmlsmount", Command: "mmlsmount all -L", Parse: parse.Typed(ParseMmlsmount)},
 		{Name: "mmfsadm-verbs-status", Command: "mmfsadm test verbs status", Parse: parse.Typed(ParseVerbsStatus)},
 		{Name: "mmfsadm-verbs-conn", Command: "mmfsadm test verbs conn", Parse: parse.Typed(ParseVerbsConn)},

@@ -28,6 +28,8 @@ func TestParsersRegistry(t *testing.T) {
 		"mmaddnode":            samples.Read(t, "gpfs/mmaddnode-partial-failure-unreachable-4.2.3.txt"),
 		"mmlsnsd":              samples.Read(t, "gpfs/mmlsnsd-L-2-servers-5-nsds-2node-cluster.txt"),
 		"mmlsmount":            samples.Read(t, "gpfs/mmlsmount-all-L-7-nodes-2017.txt"),
+		"mmlsnodeclass":        []byte("Node Class Name       Members\n--------------------- -----\nsiteA                 c1,c2\n"),
+		"mmlsnodeclass-y":      []byte(yNodeclass),
 	}
 	if got := len(r.List()); got != len(inputs) {
 		t.Errorf("%d parsers, want %d", got, len(inputs))
