@@ -26,6 +26,7 @@ var (
 		{Type: "defaults"},
 		{Type: "host", LabelNames: []string{"name"}},
 		{Type: "group", LabelNames: []string{"name"}},
+		{Type: "gpfs_cluster"},
 	}}
 	defaultsSchema = schemaWith("vars")
 	hostSchema     = schemaWith("address", "groups", "vars")
@@ -38,16 +39,22 @@ type hclParser struct {
 	dir      string
 	defaults *hcl.Block
 	groups   map[string]*hcl.Block
+	gpfs     gpfsState // gpfs_cluster blocks (gpfscluster.go)
 }
 
 func parseHCL(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
+	return parseHCLWith(filename, src, nil)
+}
+
+// parseHCLWith parses with GPFS input (gpfscluster.go): nil = the file alone.
+func parseHCLWith(filename string, src []byte, in *gpfsInput) (*Inventory, hcl.Diagnostics) {
 	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	content, d := file.Body.Content(rootSchema)
 	diags = append(diags, d...)
-	p := &hclParser{b: newBuilder(), dir: filepath.Dir(filename), groups: map[string]*hcl.Block{}}
+	p := &hclParser{b: newBuilder(), dir: filepath.Dir(filename), groups: map[string]*hcl.Block{}, gpfs: gpfsState{in: in}}
 	for _, blk := range content.Blocks {
 		switch blk.Type {
 		case "defaults":
@@ -56,10 +63,15 @@ func parseHCL(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 			p.hostBlock(blk)
 		case "group":
 			p.groupBlock(blk)
+		case "gpfs_cluster":
+			p.gpfsClusterBlock(blk)
 		}
 	}
+	p.finishGPFS()
 	p.b.diags = append(diags, p.b.diags...)
-	return p.b.build()
+	inv, diags := p.b.build()
+	p.gpfs.attach(inv, filename, src)
+	return inv, diags
 }
 
 func (p *hclParser) defaultsBlock(blk *hcl.Block) {

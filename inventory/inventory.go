@@ -84,8 +84,19 @@ type Inventory struct {
 	Defaults Connection
 	// Files are the source files read.
 	Files []string
-	// Hash is the hex SHA-256 of the source bytes.
+	// Hash is the hex SHA-256 of the source bytes (and, once GPFS nodes
+	// are merged, of the nodes found).
 	Hash string
+	// GPFS are the GPFS clusters the inventory takes nodes from
+	// (gpfs_cluster blocks, --from-gpfs), in order; GPFSFound is what
+	// WithGPFS merged, one per source.
+	GPFS      []GPFSSource
+	GPFSFound []*GPFSCluster
+
+	// reparse parses the source again with more GPFS sources; regpfs with
+	// the clusters found (HCL inventories only).
+	reparse func(*gpfsInput) (*Inventory, hcl.Diagnostics)
+	regpfs  func([]*GPFSCluster) (*Inventory, hcl.Diagnostics)
 
 	hostIndex map[string]int
 }

@@ -19,6 +19,8 @@ func (inv *Inventory) Limit(pattern string) (*Inventory, error) {
 		Defaults:  inv.Defaults,
 		Files:     append([]string(nil), inv.Files...),
 		Hash:      inv.Hash,
+		GPFS:      inv.GPFS,
+		GPFSFound: inv.GPFSFound,
 		hostIndex: buildIndex(hosts),
 	}
 	for name, g := range inv.Groups {

@@ -56,7 +56,7 @@ func Parse(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 }
 
 var (
-	hclStart  = regexp.MustCompile(`^(defaults\s*\{|(host|group)\s+")`)
+	hclStart  = regexp.MustCompile(`^(defaults\s*\{|gpfs_cluster\s*\{|(host|group)\s+")`)
 	yamlStart = regexp.MustCompile(`^(---|\{|[A-Za-z0-9_.-]+:\s*(#.*)?$)`)
 )
 
