@@ -95,8 +95,8 @@ func TestGPFSClusterErrorsAndFromGPFS(t *testing.T) {
 	for src, want := range map[string]string{
 		"gpfs_cluster {}\n": `The argument "admin" is required`,
 		"gpfs_cluster {\n  admin = \"a\"\n}\ngpfs_cluster {\n  admin = \"a\"\n}\n": "Duplicate gpfs_cluster",
-		"gpfs_cluster {\n  admin = \"a\"\n  group = \"x y\"\n}\n":                   "Invalid group name",
-		"gpfs_cluster {\n  admin = \"a\"\n  adnim = 1\n}\n":                         "Unsupported argument",
+		"gpfs_cluster {\n  admin = \"a\"\n  group = \"x y\"\n}\n":                  "Invalid group name",
+		"gpfs_cluster {\n  admin = \"a\"\n  adnim = 1\n}\n":                        "Unsupported argument",
 	} {
 		_, diags := Parse("inv.hcl", []byte(src))
 		if !diags.HasErrors() || !strings.Contains(diags.Error(), want) {

@@ -81,7 +81,7 @@ EXIT STATUS
 			if err != nil {
 				return err
 			}
-			inv, err := a.loadInventory(f.inventory, f.limit)
+			inv, err := a.loadInventory(f.inventory, f.limit, f.gpfsOpts(cmd.Context(), a.stderr))
 			if err != nil {
 				return err
 			}

@@ -42,7 +42,7 @@ EXIT STATUS
      written and names them)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			inv, err := a.loadInventory(f.inventory, f.limit)
+			inv, err := a.loadInventory(f.inventory, f.limit, f.gpfsOpts(cmd.Context(), a.stderr))
 			if err != nil {
 				return err
 			}
@@ -109,5 +109,6 @@ EXIT STATUS
 	cmd.Flags().StringArrayVar(&secrets, "redact", nil, "a value to replace by \"(sensitive value)\" in everything written (repeatable)")
 	cmd.Flags().StringVar(&f.sshConfig, "ssh-config", "", `ssh_config file ("" = ~/.ssh/config, "none" = no file)`)
 	cmd.Flags().BoolVar(&f.sshAcceptNew, "ssh-accept-new", false, "trust and record host keys not yet in known_hosts (changed keys are always refused)")
+	f.gpfs.add(cmd)
 	return cmd
 }

@@ -52,6 +52,8 @@ type runFlags struct {
 	allowDestructive string
 	stepTimeout      string
 	lock             lockFlags
+	// gpfs are the GPFS inventory flags (gpfsinventory.go).
+	gpfs gpfsOpts
 }
 
 func (f *runFlags) addVarFlags(cmd *cobra.Command) {
@@ -79,6 +81,7 @@ func (f *runFlags) add(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.keepRuns, "keep-runs", 0, "after apply, keep only the newest N run records (and every run a kept one names as its baseline); 0 keeps all, default: the runbook's keep_runs")
 	cmd.Flags().StringVar(&f.allowDestructive, "allow-destructive", "", "allow steps that destroy data (and say destructive = true) on every host, or with =PATTERN on the hosts matching PATTERN")
 	cmd.Flags().Lookup("allow-destructive").NoOptDefVal = "all"
+	f.gpfs.add(cmd)
 	cmd.Flags().StringVar(&f.stepTimeout, "step-timeout", "", `bound on each attempt of every step that sets no timeout of its own, e.g. "10m" (wins over the runbook's step_timeout; default `+apply.DefaultStepTimeout.String()+`; "0": no bound)`)
 }
 
@@ -147,10 +150,16 @@ func (a *app) parseAndBind(path string) (*config.Runbook, *program.Program, hcl.
 	return rb, prog, diags
 }
 
-// loadInventory reads -i: a file or a comma-separated list.
-func (a *app) loadInventory(spec, limit string) (*inventory.Inventory, error) {
+// loadInventory reads -i: a file or a comma-separated list, then merges
+// the nodes of the GPFS clusters it names (g: nil for the defaults), then
+// applies the limit.
+func (a *app) loadInventory(spec, limit string, g *gpfsOpts) (*inventory.Inventory, error) {
+	if spec == "" && g != nil && g.from != "" {
+		inv, err := a.withGPFS(nil, g)
+		return a.limitInventory(inv, err, limit)
+	}
 	if spec == "" {
-		return nil, fmt.Errorf("no inventory: give one with -i FILE or -i host1,host2")
+		return nil, fmt.Errorf("no inventory: give one with -i FILE or -i host1,host2 (or --from-gpfs ADMIN)")
 	}
 	var inv *inventory.Inventory
 	var diags hcl.Diagnostics
@@ -171,14 +180,20 @@ func (a *app) loadInventory(spec, limit string) (*inventory.Inventory, error) {
 		a.printDiags(srcs, diags)
 		return nil, errSilent{fmt.Errorf("inventory %s has errors", spec)}
 	}
-	if limit != "" {
-		l, err := inv.Limit(limit)
-		if err != nil {
-			return nil, fmt.Errorf("--limit %q: %w", limit, err)
-		}
-		inv = l
+	inv, err = a.withGPFS(inv, g)
+	return a.limitInventory(inv, err, limit)
+}
+
+// limitInventory applies --limit to an inventory just loaded.
+func (a *app) limitInventory(inv *inventory.Inventory, err error, limit string) (*inventory.Inventory, error) {
+	if err != nil || limit == "" {
+		return inv, err
 	}
-	return inv, nil
+	l, err := inv.Limit(limit)
+	if err != nil {
+		return nil, fmt.Errorf("--limit %q: %w", limit, err)
+	}
+	return l, nil
 }
 
 func containsComma(s string) bool {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/user"
 	"strings"
@@ -159,7 +160,7 @@ func (unlocked) Release() error  { return nil }
 
 // applyLock builds the lock of an apply run.
 func (a *app) applyLock(x *execution, tr *transport, runID string, obs event.Observer) (apply.Lock, error) {
-	full, err := a.loadInventory(x.f.inventory, "")
+	full, err := a.loadInventory(x.f.inventory, "", x.f.gpfsOpts(context.Background(), io.Discard))
 	if err != nil {
 		return nil, err
 	}

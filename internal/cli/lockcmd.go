@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -40,7 +42,7 @@ EXIT STATUS
 		c.Flags().StringVar(&f.sshConfig, "ssh-config", "", `ssh_config file ("" = ~/.ssh/config, "none" = no file)`)
 	}
 	open := func() (*clusterlock.Lock, func() error, error) {
-		full, err := a.loadInventory(f.inventory, "")
+		full, err := a.loadInventory(f.inventory, "", f.gpfsOpts(context.Background(), io.Discard))
 		if err != nil {
 			return nil, nil, err
 		}

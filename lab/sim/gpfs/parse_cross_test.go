@@ -148,3 +148,55 @@ func TestParsersReadNSDsAndMounts(t *testing.T) {
 		t.Errorf("both servers of nsd01 down: %+v", m)
 	}
 }
+
+// Node classes: mmcrnodeclass/mmchnodeclass/mmdelnodeclass change what
+// mmlsnodeclass prints, in both forms, and -N takes a user class.
+func TestParsersReadNodeClasses(t *testing.T) {
+	l := newFakeLab(t, "cluster {\n  servers = 2\n  nodes = 4\n}\n", 4)
+	l.must("gpfs01", "mmcrnodeclass siteA -N gpfs01,gpfs03")
+	l.must("gpfs01", "mmcrnodeclass siteB -N gpfs04")
+	l.must("gpfs01", "mmcrnodeclass siteAB -N siteA,siteB")
+	l.must("gpfs01", "mmchnodeclass siteB add -N gpfs02")
+	for _, bad := range []string{"mmcrnodeclass siteA -N gpfs02", "mmcrnodeclass fastNodes -N gpfs02", "mmcrnodeclass x -N siteAB",
+		"mmcrnodeclass y -N nosuch", "mmchnodeclass nosuch add -N gpfs01", "mmlsnodeclass nosuch", "mmdelnodeclass nosuch"} {
+		if r := l.run("gpfs01", bad); r.status == 0 {
+			t.Errorf("%s: exit 0", bad)
+		}
+	}
+	plain, err := pg.ParseMmlsnodeclass([]byte(l.must("gpfs02", "mmlsnodeclass --all").out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(plain.Nodes("siteAB"), ","); got != "gpfs01,gpfs03,gpfs04,gpfs02" {
+		t.Errorf("siteAB = %s", got)
+	}
+	if got := strings.Join(plain.Nodes("quorumNodes"), ","); got != "gpfs01,gpfs02" {
+		t.Errorf("quorumNodes = %s", got)
+	}
+	y, err := pg.ParseMmlsnodeclassY([]byte(l.must("gpfs02", "mmlsnodeclass -Y").out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := y.Class("siteAB"); len(y.Classes) != 3 || c.Type != "user" || strings.Join(c.Members, ",") != "gpfs01,gpfs02,gpfs03,gpfs04" {
+		t.Errorf("-Y: %+v", y.Classes)
+	}
+	user, err := pg.ParseMmlsnodeclass([]byte(l.must("gpfs02", "mmlsnodeclass").out))
+	if err != nil || len(user.Classes) != 3 {
+		t.Errorf("user classes: %+v %v", user, err)
+	}
+	// -N takes a user class.
+	l.must("gpfs01", "mmshutdown -N siteB")
+	st, err := pg.ParseMmgetstate([]byte(l.must("gpfs01", "mmgetstate -a").out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range st.Nodes {
+		if down := n.State == "down"; down != (n.Name == "gpfs02" || n.Name == "gpfs04") {
+			t.Errorf("after mmshutdown -N siteB: %+v", n)
+		}
+	}
+	l.must("gpfs01", "mmdelnodeclass siteAB,siteB")
+	if after, _ := pg.ParseMmlsnodeclass([]byte(l.must("gpfs02", "mmlsnodeclass").out)); len(after.Classes) != 1 {
+		t.Errorf("after mmdelnodeclass: %+v", after.Classes)
+	}
+}

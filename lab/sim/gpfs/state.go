@@ -34,6 +34,8 @@ type Cluster struct {
 	// QuorumAt is when the running quorum nodes last became a majority:
 	// daemons waiting for quorum arbitrate for Settle from then.
 	QuorumAt time.Time `json:"quorum_at,omitempty"`
+	// UserClasses are the user-defined node classes (nodeclass.go).
+	UserClasses []UserClass `json:"user_classes,omitempty"`
 
 	idx map[string]int // node name to index in Nodes, built by node
 }
@@ -372,6 +374,10 @@ func (c *Cluster) clone() *Cluster {
 	out.Stanzas = make([]Stanza, len(c.Stanzas))
 	for i, st := range c.Stanzas {
 		out.Stanzas[i] = Stanza{Key: st.Key, Attrs: slices.Clone(st.Attrs)}
+	}
+	out.UserClasses = make([]UserClass, len(c.UserClasses))
+	for i, uc := range c.UserClasses {
+		out.UserClasses[i] = UserClass{Name: uc.Name, Members: slices.Clone(uc.Members)}
 	}
 	out.Nodes = make([]Node, len(c.Nodes))
 	for i, n := range c.Nodes {

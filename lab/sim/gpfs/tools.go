@@ -60,6 +60,12 @@ func (c *Cluster) selectNodes(spec string) ([]*Node, error) {
 	want := map[string]bool{}
 	for _, item := range strings.Split(spec, ",") {
 		item = strings.TrimSpace(item)
+		if uc := c.userClass(item); uc != nil {
+			for _, n := range c.classNodes(uc) {
+				want[n.Name] = true
+			}
+			continue
+		}
 		found := false
 		for i := range c.Nodes {
 			n := &c.Nodes[i]
@@ -95,5 +101,6 @@ func yEncode(s string) string {
 
 // Tools returns every GPFS command of the package.
 func Tools() []sim.Tool {
-	return []sim.Tool{Mmlscluster(), Mmchconfig(), Mmlsconfig(), Mmdiag(), Mmgetstate(), Mmstartup(), Mmshutdown(), Mmfsadm(), Mmlsnsd(), Mmlsmount()}
+	return []sim.Tool{Mmlscluster(), Mmchconfig(), Mmlsconfig(), Mmdiag(), Mmgetstate(), Mmstartup(), Mmshutdown(), Mmfsadm(), Mmlsnsd(), Mmlsmount(),
+		Mmlsnodeclass(), Mmcrnodeclass(), Mmchnodeclass(), Mmdelnodeclass()}
 }

@@ -1,0 +1,126 @@
+package gpfsinv
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/inventory"
+	"github.com/provadev/prova/parse/gpfs"
+)
+
+// binDir is where GPFS installs its commands; not on root's default PATH.
+const binDir = "/usr/lpp/mmfs/bin"
+
+// Commands are the read-only commands Ask runs on the admin node, in order.
+var Commands = [][]string{{"mmlscluster"}, {"mmlsnodeclass", "--all"}, {"mmlsnsd"}}
+
+// Outputs are the raw outputs of Commands, by command line.
+type Outputs map[string]string
+
+// Ask runs Commands on h, the admin node of cluster source admin, and
+// builds what they say. now is the time recorded as FetchedAt.
+func Ask(ctx context.Context, h module.Host, now time.Time) (*inventory.GPFSCluster, Outputs, error) {
+	outs := Outputs{}
+	for _, argv := range Commands {
+		line := strings.Join(argv, " ")
+		out, err := module.Capture(ctx, h, "PATH=$PATH:"+binDir+" "+module.Command(argv...))
+		if err != nil {
+			return nil, outs, fmt.Errorf("%s on %s: %w", line, h.Name(), err)
+		}
+		outs[line] = out.Stdout
+		if out.RC == 127 {
+			return nil, outs, fmt.Errorf("%s is not installed on %s (is it a GPFS node?): %s", argv[0], h.Name(), lastLine(out))
+		}
+		if out.RC != 0 && !(argv[0] == "mmlsnsd" && strings.Contains(out.Stderr+out.Stdout, "No disks were found")) {
+			return nil, outs, fmt.Errorf("%s on %s exited %d: %s", line, h.Name(), out.RC, lastLine(out))
+		}
+	}
+	c, err := Build(h.Name(), outs)
+	if err != nil {
+		return nil, outs, err
+	}
+	c.FetchedAt = now.UTC()
+	return c, outs, nil
+}
+
+// Build reads the outputs of Commands run on admin.
+func Build(admin string, outs Outputs) (*inventory.GPFSCluster, error) {
+	cl, err := gpfs.ParseMmlscluster([]byte(outs["mmlscluster"]))
+	if err != nil {
+		return nil, fmt.Errorf("on %s: %w", admin, err)
+	}
+	classes, err := gpfs.ParseMmlsnodeclass([]byte(outs["mmlsnodeclass --all"]))
+	if err != nil {
+		return nil, fmt.Errorf("on %s: %w", admin, err)
+	}
+	nsds := &gpfs.NSDs{}
+	if s := outs["mmlsnsd"]; strings.TrimSpace(s) != "" {
+		if nsds, err = gpfs.ParseMmlsnsd([]byte(s)); err != nil {
+			return nil, fmt.Errorf("on %s: %w", admin, err)
+		}
+	}
+	if len(cl.Nodes) == 0 {
+		return nil, fmt.Errorf("mmlscluster on %s lists no nodes", admin)
+	}
+	out := &inventory.GPFSCluster{Name: cl.Name, ID: cl.ID, Admin: admin, Nodes: make([]inventory.GPFSNode, len(cl.Nodes)), Classes: []string{}}
+	index := map[int]int{} // node number -> position
+	for i, n := range cl.Nodes {
+		out.Nodes[i] = inventory.GPFSNode{
+			Number: n.Number, DaemonName: n.DaemonName, DaemonAddress: n.IP, AdminName: n.AdminName,
+			Designation: n.Designation, Quorum: n.Quorum, Manager: n.Manager, NSDServer: len(nsds.ServedBy(n.DaemonName)) > 0 || len(nsds.ServedBy(n.AdminName)) > 0,
+		}
+		index[n.Number] = i
+	}
+	for _, d := range nsds.Disks {
+		for _, s := range d.Servers {
+			if _, ok := cl.Node(s); !ok {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("mmlsnsd: NSD %s is served by %s, which mmlscluster does not list", d.Name, s))
+			}
+		}
+	}
+	for _, c := range classes.Classes {
+		out.Classes = append(out.Classes, c.Name)
+		for _, m := range classes.Nodes(c.Name) {
+			n, ok := cl.Node(m)
+			if !ok {
+				if num, err := strconv.Atoi(m); err == nil { // a node number
+					if i, found := index[num]; found {
+						n, ok = cl.Nodes[i], true
+					}
+				}
+				if !ok {
+					out.Warnings = append(out.Warnings, fmt.Sprintf("mmlsnodeclass: class %s has member %s, which mmlscluster does not list", c.Name, m))
+					continue
+				}
+			}
+			p := &out.Nodes[index[n.Number]]
+			if !contains(p.Classes, c.Name) {
+				p.Classes = append(p.Classes, c.Name)
+			}
+		}
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func lastLine(out module.Output) string {
+	for _, s := range []string{out.Stderr, out.Stdout} {
+		if t := strings.TrimSpace(s); t != "" {
+			lines := strings.Split(t, "\n")
+			return strings.TrimSpace(lines[len(lines)-1])
+		}
+	}
+	return "(no output)"
+}
