@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/provadev/prova/lab/sshserve"
 )
 
-// writeClientFiles writes inventory.hcl, known_hosts and ssh_config for the
-// current nodes, each atomically.
+// writeClientFiles writes inventory.hcl, gpfs.hcl, known_hosts and
+// ssh_config for the current nodes, each atomically. gpfs.hcl names no
+// node: its hosts come from the cluster (a gpfs_cluster block asking the
+// first node whose SSH server is up), reached through ssh_config.
 func (l *Lab) writeClientFiles() error {
 	var inv, kh, cfg strings.Builder
 	fmt.Fprintf(&inv, "# Written by prova lab for cluster %q; rewritten on expand.\n", l.sc.Name)
@@ -30,12 +33,40 @@ func (l *Lab) writeClientFiles() error {
 			"  UserKnownHostsFile %s\n  StrictHostKeyChecking yes\n\n", n.model.Name, n.port,
 			filepath.Join(l.dir, "id_ed25519"), filepath.Join(l.dir, "known_hosts"))
 	}
-	for name, content := range map[string]string{"inventory.hcl": inv.String(), "known_hosts": kh.String(), "ssh_config": cfg.String()} {
+	gpfs := l.gpfsInventory()
+	for name, content := range map[string]string{"inventory.hcl": inv.String(), "gpfs.hcl": gpfs, "known_hosts": kh.String(), "ssh_config": cfg.String()} {
 		if err := writeAtomic(filepath.Join(l.dir, name), content); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// GPFSInventoryName is the lab's inventory whose hosts come from the
+// GPFS cluster itself.
+const GPFSInventoryName = "gpfs.hcl"
+
+func (l *Lab) gpfsInventory() string {
+	admin := ""
+	for _, n := range l.nodes {
+		if !n.model.Faults.SSHDown && slices.Contains(n.model.FileSystems, "gpfs") {
+			admin = n.model.Name
+			break
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Written by prova lab for cluster %q. No node is listed: prova asks the\n"+
+		"# cluster (mmlscluster, mmlsnodeclass, mmlsnsd on the admin node) and\n"+
+		"# reaches each node through ssh_config, so an expansion needs no edit.\n", l.sc.Name)
+	b.WriteString("defaults {\n  user = \"root\"\n  identity_file = \"id_ed25519\"\n  known_hosts = \"known_hosts\"\n" +
+		"  ssh_config = \"ssh_config\"\n  strict_host_key_checking = \"yes\"\n" +
+		"  vars = { prova_lock_path = \"/var/adm/ras/prova-cluster.lock\" }\n}\n")
+	if admin == "" {
+		b.WriteString("\n# No GPFS node with SSH up: nothing to ask.\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\ngpfs_cluster {\n  admin = %q\n}\n", admin)
+	return b.String()
 }
 
 func writeAtomic(path, content string) error {

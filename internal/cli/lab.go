@@ -65,8 +65,8 @@ func (a *app) labUpCmd() *cobra.Command {
 			w := a.stdout
 			fmt.Fprintf(w, "lab up: %d nodes in %s (scenario: %s, pid %d)\n", len(st.Nodes), st.Dir, st.Scenario, st.PID)
 			writeNodes(w, st)
-			fmt.Fprintf(w, "\nUse it:\n  prova plan RUNBOOK.hcl -i %s\n  ssh -F %s %s ibstat\n",
-				filepath.Join(st.Dir, "inventory.hcl"), filepath.Join(st.Dir, "ssh_config"), st.Nodes[0].Name)
+			fmt.Fprintf(w, "\nUse it:\n  prova plan RUNBOOK.hcl -i %s\n  prova inventory -i %s   # the hosts as the GPFS cluster lists them\n  ssh -F %s %s ibstat\n",
+				filepath.Join(st.Dir, "inventory.hcl"), filepath.Join(st.Dir, lab.GPFSInventoryName), filepath.Join(st.Dir, "ssh_config"), st.Nodes[0].Name)
 			fmt.Fprintf(w, "Stop it:\n  prova lab down --dir %s\n", st.Dir)
 			return nil
 		},

@@ -32,5 +32,6 @@ func Table() (*sim.Table, error) {
 		bench.IbWriteBw(),
 		gds.Tool(),
 		gpfs.Mmlscluster(), gpfs.Mmchconfig(), gpfs.Mmlsconfig(), gpfs.Mmdiag(), gpfs.Mmgetstate(), gpfs.Mmstartup(), gpfs.Mmshutdown(), gpfs.Mmfsadm(), gpfs.Mmlsnsd(), gpfs.Mmlsmount(),
+		gpfs.Mmlsnodeclass(), gpfs.Mmcrnodeclass(), gpfs.Mmchnodeclass(), gpfs.Mmdelnodeclass(),
 	)
 }
