@@ -27,6 +27,8 @@ type gpfsOpts struct {
 	ssh       sshFlags
 	// notes receives one line per cluster: where its nodes came from.
 	notes io.Writer
+	// reuse is gpfsinv.Options.Reuse: a second look in one command.
+	reuse time.Duration
 }
 
 func (g *gpfsOpts) add(cmd *cobra.Command) {
@@ -108,7 +110,7 @@ func (a *app) withGPFS(inv *inventory.Inventory, g *gpfsOpts) (*inventory.Invent
 			}
 			return host, nil
 		}
-		res, err := gpfsinv.Get(ctx, src, connect, gpfsinv.Options{RecordDir: recordDir, Refresh: g.refresh, Cached: g.cached})
+		res, err := gpfsinv.Get(ctx, src, connect, gpfsinv.Options{RecordDir: recordDir, Refresh: g.refresh, Cached: g.cached, Reuse: g.reuse})
 		if t != nil {
 			t.Close()
 		}

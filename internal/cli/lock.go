@@ -160,7 +160,9 @@ func (unlocked) Release() error  { return nil }
 
 // applyLock builds the lock of an apply run.
 func (a *app) applyLock(x *execution, tr *transport, runID string, obs event.Observer) (apply.Lock, error) {
-	full, err := a.loadInventory(x.f.inventory, "", x.f.gpfsOpts(context.Background(), io.Discard))
+	g := x.f.gpfsOpts(context.Background(), io.Discard)
+	g.reuse = 10 * time.Minute // the nodes this run just found
+	full, err := a.loadInventory(x.f.inventory, "", g)
 	if err != nil {
 		return nil, err
 	}

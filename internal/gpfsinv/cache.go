@@ -82,7 +82,11 @@ type Options struct {
 	// Cached uses the cached copy when asking fails (the admin node is
 	// down or unreachable, a command fails); without it that is an error.
 	Cached bool
-	Now    func() time.Time
+	// Reuse, when > 0, lets a cached copy younger than this stand in
+	// whatever max_age says: the second look of one command (apply's
+	// lock reads the whole inventory again) sees the nodes of the first.
+	Reuse time.Duration
+	Now   func() time.Time
 }
 
 // Result is one source's cluster and where it came from.
@@ -117,7 +121,8 @@ func Get(ctx context.Context, src inventory.GPFSSource, connect func() (module.H
 	if cacheErr != nil && !errors.Is(cacheErr, fs.ErrNotExist) {
 		return res, cacheErr
 	}
-	if cache != nil && !opt.Refresh && src.MaxAge > 0 && now().Sub(cache.FetchedAt) < src.MaxAge {
+	maxAge := max(src.MaxAge, opt.Reuse)
+	if cache != nil && (!opt.Refresh || opt.Reuse > 0) && maxAge > 0 && now().Sub(cache.FetchedAt) < maxAge {
 		res.Cluster, res.FromCache = cache, true
 		return res, nil
 	}
