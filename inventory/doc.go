@@ -75,6 +75,25 @@
 // UserKnownHostsFile options set the connection too. Other ansible_*
 // variables are plain vars.
 //
+// # GPFS clusters
+//
+//	gpfs_cluster {                  # any number, one per admin node
+//	  admin       = "gpfs01"        # required: the node asked
+//	  group       = "gpfs"          # joined by every node (default)
+//	  short_names = false           # host name = admin name up to the first dot
+//	  max_age     = "0s"            # a cached answer younger than this stands in
+//	}
+//
+// The block records a GPFSSource (Inventory.GPFS); this package does not
+// ask the cluster. The caller (internal/gpfsinv) does and hands the
+// answers to WithGPFS, which parses the file again with every node of
+// each cluster: named by its admin name (its address), with gpfs_* vars,
+// in the source's group, the groups of its node classes and the
+// designation groups quorum, manager, nsd_servers and clients (see
+// GroupClients). What the file says of a discovered host wins: its
+// address, its vars per key; groups are the union. FromGPFS and AddGPFS
+// are --from-gpfs without and with a file.
+//
 // # Host patterns
 //
 // See Inventory.Select.
