@@ -244,12 +244,26 @@ func gpfsVars(c *GPFSCluster, n GPFSNode) map[string]cty.Value {
 
 // FromGPFS is an empty inventory with one GPFS source, for --from-gpfs
 // without -i: every host comes from the cluster.
-func FromGPFS(src GPFSSource) *Inventory {
+func FromGPFS(src GPFSSource) (*Inventory, error) {
 	if src.Group == "" {
 		src.Group = "gpfs"
 	}
+	if err := checkSource(src); err != nil {
+		return nil, err
+	}
 	inv, _ := parseHCLWith("", nil, &gpfsInput{extra: []GPFSSource{src}})
-	return inv
+	return inv, nil
+}
+
+// checkSource checks a source given outside a file.
+func checkSource(src GPFSSource) error {
+	if err := checkHostName(src.Admin); err != nil {
+		return fmt.Errorf("GPFS admin node: %w", err)
+	}
+	if err := checkGroupName(src.Group); err != nil {
+		return fmt.Errorf("GPFS group: %w", err)
+	}
+	return nil
 }
 
 // AddGPFS returns inv with one more GPFS source (--from-gpfs with -i).
@@ -257,6 +271,9 @@ func FromGPFS(src GPFSSource) *Inventory {
 func (inv *Inventory) AddGPFS(src GPFSSource) (*Inventory, error) {
 	if src.Group == "" {
 		src.Group = "gpfs"
+	}
+	if err := checkSource(src); err != nil {
+		return nil, err
 	}
 	if inv.reparse == nil {
 		return nil, fmt.Errorf("--from-gpfs combines with an HCL inventory only (%s is not one)", strings.Join(inv.Files, ", "))

@@ -107,7 +107,13 @@ func TestGPFSClusterErrorsAndFromGPFS(t *testing.T) {
 	if DetectFormat("inventory", []byte("gpfs_cluster {\n  admin = \"a\"\n}\n")) != FormatHCL {
 		t.Error("gpfs_cluster not detected as HCL")
 	}
-	inv := FromGPFS(GPFSSource{Admin: "gpfs01.mgmt"})
+	if _, err := FromGPFS(GPFSSource{Admin: "../x"}); err == nil || !strings.Contains(err.Error(), "GPFS admin node") {
+		t.Errorf("FromGPFS ../x: %v", err)
+	}
+	inv, err := FromGPFS(GPFSSource{Admin: "gpfs01.mgmt"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	m, diags := inv.WithGPFS([]*GPFSCluster{labCluster()})
 	if diags.HasErrors() || !slices.Equal(m.Names(), []string{"gpfs01.mgmt", "gpfs02.mgmt", "gpfs03.mgmt"}) {
 		t.Fatalf("%v %v", m, diags)

@@ -25,6 +25,10 @@ func checkHostName(name string) error {
 	return nil
 }
 
+// CheckHostName reports why name cannot be a host name, or nil (see
+// checkHostName).
+func CheckHostName(name string) error { return checkHostName(name) }
+
 // checkGroupName reports why name cannot be a group name, or nil. Group
 // names are letters, digits, "_" and "-".
 func checkGroupName(name string) error {

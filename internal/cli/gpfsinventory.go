@@ -53,13 +53,14 @@ func (a *app) withGPFS(inv *inventory.Inventory, g *gpfsOpts) (*inventory.Invent
 	}
 	if g.from != "" {
 		src := inventory.GPFSSource{Admin: g.from, Group: "gpfs"}
+		var err error
 		if inv == nil {
-			inv = inventory.FromGPFS(src)
+			inv, err = inventory.FromGPFS(src)
 		} else {
-			var err error
-			if inv, err = inv.AddGPFS(src); err != nil {
-				return nil, err
-			}
+			inv, err = inv.AddGPFS(src)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--from-gpfs %s: %w", g.from, err)
 		}
 	}
 	if inv == nil || len(inv.GPFS) == 0 {
@@ -110,7 +111,9 @@ func (a *app) withGPFS(inv *inventory.Inventory, g *gpfsOpts) (*inventory.Invent
 			}
 			return host, nil
 		}
-		res, err := gpfsinv.Get(ctx, src, connect, gpfsinv.Options{RecordDir: recordDir, Refresh: g.refresh, Cached: g.cached, Reuse: g.reuse})
+		askCtx, cancel := context.WithTimeout(ctx, gpfsinv.AskTimeout)
+		res, err := gpfsinv.Get(askCtx, src, connect, gpfsinv.Options{RecordDir: recordDir, Refresh: g.refresh, Cached: g.cached, Reuse: g.reuse})
+		cancel()
 		if t != nil {
 			t.Close()
 		}
@@ -125,6 +128,9 @@ func (a *app) withGPFS(inv *inventory.Inventory, g *gpfsOpts) (*inventory.Invent
 		}
 		if res.CacheErr != nil {
 			fmt.Fprintf(a.stderr, "Warning: %v\n", res.CacheErr)
+		}
+		if w := gpfsinv.AdminWarning(src, res.Cluster); w != "" {
+			fmt.Fprintf(a.stderr, "Warning: %s\n", w)
 		}
 		for _, w := range res.Cluster.Warnings {
 			fmt.Fprintf(a.stderr, "Warning: GPFS cluster %s: %s\n", res.Cluster.Name, w)

@@ -18,6 +18,29 @@ const binDir = "/usr/lpp/mmfs/bin"
 // Commands are the read-only commands Ask runs on the admin node, in order.
 var Commands = [][]string{{"mmlscluster"}, {"mmlsnodeclass", "--all"}, {"mmlsnsd"}}
 
+// AskTimeout bounds asking one admin node (connecting and the three
+// commands): a hung mm command fails the inventory instead of blocking it.
+const AskTimeout = 2 * time.Minute
+
+// AdminWarning says when the admin node asked does not appear under the
+// same name among the hosts the cluster yields (asked as "gpfs01", listed
+// as "gpfs01.example.com"): the inventory then holds it twice if the file
+// also has a host entry for it. "" when it does appear, or not at all.
+func AdminWarning(src inventory.GPFSSource, c *inventory.GPFSCluster) string {
+	short := func(s string) string { s, _, _ = strings.Cut(s, "."); return s }
+	for _, n := range c.Nodes {
+		if src.HostName(n) == src.Admin {
+			return ""
+		}
+	}
+	for _, n := range c.Nodes {
+		if short(n.AdminName) == short(src.Admin) || short(n.DaemonName) == short(src.Admin) {
+			return fmt.Sprintf("GPFS cluster %s: the admin node %s asked is listed as host %s; name it so in admin, or set short_names = true, so that it is one host", c.Name, src.Admin, src.HostName(n))
+		}
+	}
+	return ""
+}
+
 // Outputs are the raw outputs of Commands, by command line.
 type Outputs map[string]string
 

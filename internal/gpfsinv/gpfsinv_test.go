@@ -73,7 +73,11 @@ func TestBuild(t *testing.T) {
 	}
 	// A node that is neither quorum, manager nor NSD server is a client.
 	src := inventory.GPFSSource{Admin: "gpfs01", Group: "gpfs"}
-	inv, diags := inventory.FromGPFS(src).WithGPFS([]*inventory.GPFSCluster{c})
+	empty, err := inventory.FromGPFS(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv, diags := empty.WithGPFS([]*inventory.GPFSCluster{c})
 	if diags.HasErrors() || !slices.Equal(inv.Groups["clients"].Hosts, []string{"cn01.mgmt.example", "cn02.mgmt.example"}) ||
 		!slices.Equal(inv.Groups["nsd_servers"].Hosts, []string{"gpfs02.mgmt.example", "gpfs03.mgmt.example"}) {
 		t.Errorf("groups: %v %v", inv.Groups["clients"], diags)
@@ -206,5 +210,20 @@ func TestGetCachePolicy(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, CacheDir, "gpfs01.mgmt.example.json"), []byte("{"), 0o644)
 	if _, err = Get(context.Background(), src, connect, Options{RecordDir: dir, Now: clock}); err == nil || !strings.Contains(err.Error(), "cached GPFS inventory") {
 		t.Fatalf("damaged cache: %v", err)
+	}
+}
+
+func TestAdminWarning(t *testing.T) {
+	c, err := Build("gpfs01", Outputs{"mmlscluster": cluster, "mmlsnodeclass --all": classes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := AdminWarning(inventory.GPFSSource{Admin: "gpfs01"}, c); !strings.Contains(w, "is listed as host gpfs01.mgmt.example") {
+		t.Errorf("long names: %q", w)
+	}
+	for _, src := range []inventory.GPFSSource{{Admin: "gpfs01", ShortNames: true}, {Admin: "gpfs01.mgmt.example"}, {Admin: "elsewhere"}} {
+		if w := AdminWarning(src, c); w != "" {
+			t.Errorf("%+v: %q", src, w)
+		}
 	}
 }
