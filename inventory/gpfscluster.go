@@ -186,11 +186,11 @@ func (p *hclParser) finishGPFS() {
 			if h.address == "" {
 				h.address = n.AdminName
 			}
-			for k, v := range gpfsVars(c, n) {
-				if _, set := h.vars[k]; !set {
-					setVars(&h.vars, map[string]cty.Value{k: v})
-				}
+			vars := gpfsVars(c, n)
+			for k := range h.vars {
+				delete(vars, k) // the file's value wins
 			}
+			setVars(&h.vars, vars)
 			for _, g := range gpfsGroups(s, n) {
 				p.b.member(h, g, s.DeclRange)
 			}

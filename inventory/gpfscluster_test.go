@@ -1,9 +1,11 @@
 package inventory
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -127,5 +129,27 @@ func TestGPFSClusterErrorsAndFromGPFS(t *testing.T) {
 	ini, _ := Parse("hosts.ini", []byte("[g]\nx\n"))
 	if _, err := ini.AddGPFS(GPFSSource{Admin: "a"}); err == nil || !strings.Contains(err.Error(), "HCL inventory only") {
 		t.Errorf("INI AddGPFS: %v", err)
+	}
+}
+
+func TestGPFSClusterJSON(t *testing.T) {
+	inv, _ := Parse("inv.hcl", []byte("gpfs_cluster {\n  admin = \"gpfs01.mgmt\"\n}\n"))
+	c := labCluster()
+	c.FetchedAt = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	m, diags := inv.WithGPFS([]*GPFSCluster{c})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"gpfs_clusters":[{"admin":"gpfs01.mgmt","group":"gpfs","cluster":"lab.prova","id":"1","nodes":3,"node_classes":[],"fetched_at":"2026-12-01T10:00:00Z"}]`
+	if !strings.Contains(string(b), want) {
+		t.Errorf("JSON lacks %s:\n%s", want, b)
+	}
+	plain, _ := json.Marshal(mustParse(t, "inv.hcl", "host \"x\" {}\n"))
+	if strings.Contains(string(plain), "gpfs_clusters") {
+		t.Error("an inventory without GPFS source has gpfs_clusters")
 	}
 }

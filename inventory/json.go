@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"math/big"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -46,6 +47,19 @@ type jsonInventory struct {
 	Defaults jsonConnection       `json:"defaults"`
 	Files    []string             `json:"files"`
 	Hash     string               `json:"hash"`
+	// GPFS lists the GPFS clusters hosts came from (omitted when none).
+	GPFS []jsonGPFS `json:"gpfs_clusters,omitempty"`
+}
+
+// jsonGPFS is one GPFS source and what it found.
+type jsonGPFS struct {
+	Admin     string    `json:"admin"`
+	Group     string    `json:"group"`
+	Cluster   string    `json:"cluster,omitempty"`
+	ID        string    `json:"id,omitempty"`
+	Nodes     int       `json:"nodes"`
+	Classes   []string  `json:"node_classes"`
+	FetchedAt time.Time `json:"fetched_at,omitzero"`
 }
 
 // MarshalJSON encodes the inventory in a plain form for --json: hosts in
@@ -58,6 +72,14 @@ func (inv *Inventory) MarshalJSON() ([]byte, error) {
 		Defaults: jsonConn(inv.Defaults),
 		Files:    nonNil(inv.Files),
 		Hash:     inv.Hash,
+	}
+	for i, src := range inv.GPFS {
+		g := jsonGPFS{Admin: src.Admin, Group: src.Group, Classes: []string{}}
+		if i < len(inv.GPFSFound) && inv.GPFSFound[i] != nil {
+			c := inv.GPFSFound[i]
+			g.Cluster, g.ID, g.Nodes, g.Classes, g.FetchedAt = c.Name, c.ID, len(c.Nodes), nonNil(c.Classes), c.FetchedAt
+		}
+		out.GPFS = append(out.GPFS, g)
 	}
 	for _, h := range inv.Hosts {
 		out.Hosts = append(out.Hosts, jsonHost{

@@ -3,6 +3,7 @@ package gpfsinv
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -90,43 +91,86 @@ func Build(admin string, outs Outputs) (*inventory.GPFSCluster, error) {
 		return nil, fmt.Errorf("mmlscluster on %s lists no nodes", admin)
 	}
 	out := &inventory.GPFSCluster{Name: cl.Name, ID: cl.ID, Admin: admin, Nodes: make([]inventory.GPFSNode, len(cl.Nodes)), Classes: []string{}}
-	index := map[int]int{} // node number -> position
+	idx := newNodeIndex(cl.Nodes)
 	for i, n := range cl.Nodes {
 		out.Nodes[i] = inventory.GPFSNode{
 			Number: n.Number, DaemonName: n.DaemonName, DaemonAddress: n.IP, AdminName: n.AdminName,
-			Designation: n.Designation, Quorum: n.Quorum, Manager: n.Manager, NSDServer: len(nsds.ServedBy(n.DaemonName)) > 0 || len(nsds.ServedBy(n.AdminName)) > 0,
+			Designation: n.Designation, Quorum: n.Quorum, Manager: n.Manager,
 		}
-		index[n.Number] = i
 	}
 	for _, d := range nsds.Disks {
 		for _, s := range d.Servers {
-			if _, ok := cl.Node(s); !ok {
+			i, ok := idx.lookup(s)
+			if !ok {
 				out.Warnings = append(out.Warnings, fmt.Sprintf("mmlsnsd: NSD %s is served by %s, which mmlscluster does not list", d.Name, s))
+				continue
 			}
+			out.Nodes[i].NSDServer = true
 		}
 	}
 	for _, c := range classes.Classes {
 		out.Classes = append(out.Classes, c.Name)
 		for _, m := range classes.Nodes(c.Name) {
-			n, ok := cl.Node(m)
+			i, ok := idx.lookup(m)
 			if !ok {
-				if num, err := strconv.Atoi(m); err == nil { // a node number
-					if i, found := index[num]; found {
-						n, ok = cl.Nodes[i], true
-					}
-				}
-				if !ok {
-					out.Warnings = append(out.Warnings, fmt.Sprintf("mmlsnodeclass: class %s has member %s, which mmlscluster does not list", c.Name, m))
-					continue
-				}
+				out.Warnings = append(out.Warnings, fmt.Sprintf("mmlsnodeclass: class %s has member %s, which mmlscluster does not list", c.Name, m))
+				continue
 			}
-			p := &out.Nodes[index[n.Number]]
-			if !contains(p.Classes, c.Name) {
+			if p := &out.Nodes[i]; !contains(p.Classes, c.Name) {
 				p.Classes = append(p.Classes, c.Name)
 			}
 		}
 	}
 	return out, nil
+}
+
+// nodeIndex finds a node by daemon name, admin name, IP address or node
+// number, names compared as gpfs.Cluster.Node does (case-insensitive; a
+// short name matches a long one, two domains never), in constant time:
+// a 1,000-node cluster has as many class members to resolve.
+type nodeIndex struct {
+	exact  map[string]int // lowercased names, addresses and numbers
+	byHead map[string]int // lowercased short form of long names
+}
+
+func newNodeIndex(nodes []gpfs.ClusterNode) nodeIndex {
+	x := nodeIndex{exact: map[string]int{}, byHead: map[string]int{}}
+	add := func(m map[string]int, k string, i int) {
+		if _, dup := m[k]; !dup && k != "" {
+			m[k] = i
+		}
+	}
+	for i, n := range nodes {
+		add(x.exact, n.IP, i)
+		add(x.exact, strconv.Itoa(n.Number), i)
+		for _, name := range []string{n.DaemonName, n.AdminName} {
+			name = strings.ToLower(name)
+			add(x.exact, name, i)
+			if head, _, long := strings.Cut(name, "."); long {
+				add(x.byHead, head, i)
+			}
+		}
+	}
+	return x
+}
+
+func (x nodeIndex) lookup(name string) (int, bool) {
+	name = strings.ToLower(name)
+	if i, ok := x.exact[name]; ok {
+		return i, true
+	}
+	if _, err := netip.ParseAddr(name); err == nil {
+		return 0, false
+	}
+	head, _, long := strings.Cut(name, ".")
+	if !long {
+		i, ok := x.byHead[head] // short name, long node name
+		return i, ok
+	}
+	if i, ok := x.exact[head]; ok && !strings.Contains(head, ".") { // long name, short node name
+		return i, ok
+	}
+	return 0, false
 }
 
 func contains(list []string, s string) bool {
