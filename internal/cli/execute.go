@@ -64,7 +64,7 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		}
 		rec, err = record.Create(x.f.recordDir, record.Meta{
 			RunID: runID, Mode: string(x.mode), Runbook: x.l.rb.Path, RunbookHash: x.l.rb.Hash,
-			Inventory: x.f.inventory, InventoryHash: x.l.inv.Hash, ProvaVersion: version(),
+			Inventory: inventoryName(x.f), InventoryHash: x.l.inv.Hash, InventorySources: inventorySources(x.l.inv), ProvaVersion: version(),
 			Started: time.Now(), Vars: a.recordVars(x.l), Hosts: x.l.inv.Names(),
 			Baseline: x.f.baseline,
 		}, x.l.redact)

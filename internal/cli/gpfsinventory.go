@@ -161,3 +161,30 @@ func gpfsNote(src inventory.GPFSSource, res gpfsinv.Result, now time.Time) strin
 	}
 	return fmt.Sprintf("GPFS cluster %s from admin node %s: %d nodes, %d node classes; %s", c.Name, src.Admin, len(c.Nodes), len(c.Classes), how)
 }
+
+// inventoryName is what a run record names as its inventory: -i, and
+// --from-gpfs when given.
+func inventoryName(f *runFlags) string {
+	switch {
+	case f.gpfs.from == "":
+		return f.inventory
+	case f.inventory == "":
+		return "--from-gpfs " + f.gpfs.from
+	}
+	return f.inventory + " --from-gpfs " + f.gpfs.from
+}
+
+// inventorySources are the record's lines about the GPFS clusters the
+// hosts came from.
+func inventorySources(inv *inventory.Inventory) []string {
+	var out []string
+	for i, src := range inv.GPFS {
+		if i >= len(inv.GPFSFound) || inv.GPFSFound[i] == nil {
+			continue
+		}
+		c := inv.GPFSFound[i]
+		out = append(out, fmt.Sprintf("GPFS cluster %s, admin node %s: %d nodes, %d node classes, answer of %s",
+			c.Name, src.Admin, len(c.Nodes), len(c.Classes), c.FetchedAt.Format(time.RFC3339)))
+	}
+	return out
+}

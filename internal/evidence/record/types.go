@@ -40,14 +40,18 @@ const Unfinished event.Status = "unfinished"
 
 // Meta describes the run; the caller fills it before Create.
 type Meta struct {
-	RunID         string    `json:"run_id"`
-	Mode          string    `json:"mode"`
-	Runbook       string    `json:"runbook"`
-	RunbookHash   string    `json:"runbook_hash,omitempty"`
-	Inventory     string    `json:"inventory,omitempty"`
-	InventoryHash string    `json:"inventory_hash,omitempty"`
-	ProvaVersion  string    `json:"prova_version,omitempty"`
-	Started       time.Time `json:"started"`
+	RunID         string `json:"run_id"`
+	Mode          string `json:"mode"`
+	Runbook       string `json:"runbook"`
+	RunbookHash   string `json:"runbook_hash,omitempty"`
+	Inventory     string `json:"inventory,omitempty"`
+	InventoryHash string `json:"inventory_hash,omitempty"`
+	// InventorySources say where hosts came from besides the files: one
+	// line per GPFS cluster asked (cluster, admin node, node count, when
+	// the answer was taken).
+	InventorySources []string  `json:"inventory_sources,omitempty"`
+	ProvaVersion     string    `json:"prova_version,omitempty"`
+	Started          time.Time `json:"started"`
 	// Vars are the variable values, already redacted by the caller
 	// (Create redacts them once more).
 	Vars     map[string]any `json:"vars,omitempty"`

@@ -32,20 +32,22 @@ type jsonReport struct {
 }
 
 type jsonRun struct {
-	RunID         string         `json:"run_id"`
-	Mode          string         `json:"mode"`
-	Status        string         `json:"status"`
-	Runbook       string         `json:"runbook"`
-	RunbookHash   string         `json:"runbook_hash"`
-	Inventory     string         `json:"inventory"`
-	InventoryHash string         `json:"inventory_hash"`
-	ProvaVersion  string         `json:"prova_version"`
-	Started       time.Time      `json:"started"`
-	Finished      time.Time      `json:"finished,omitzero"`
-	DurationS     float64        `json:"duration_s"`
-	Hosts         []string       `json:"hosts"`
-	Baseline      string         `json:"baseline,omitempty"`
-	Vars          map[string]any `json:"vars,omitempty"`
+	RunID         string `json:"run_id"`
+	Mode          string `json:"mode"`
+	Status        string `json:"status"`
+	Runbook       string `json:"runbook"`
+	RunbookHash   string `json:"runbook_hash"`
+	Inventory     string `json:"inventory"`
+	InventoryHash string `json:"inventory_hash"`
+	// InventorySources: see record.Meta (omitted without GPFS cluster).
+	InventorySources []string       `json:"inventory_sources,omitempty"`
+	ProvaVersion     string         `json:"prova_version"`
+	Started          time.Time      `json:"started"`
+	Finished         time.Time      `json:"finished,omitzero"`
+	DurationS        float64        `json:"duration_s"`
+	Hosts            []string       `json:"hosts"`
+	Baseline         string         `json:"baseline,omitempty"`
+	Vars             map[string]any `json:"vars,omitempty"`
 }
 
 type jsonCharts struct {
@@ -88,7 +90,7 @@ func (r *Report) document() jsonReport {
 	d := jsonReport{
 		Schema: Schema, Verdict: r.Verdict(), Incomplete: r.Run.Incomplete, Reason: r.Run.IncompleteReason, Profiles: r.Profiles, Summary: r.Counts,
 		Run: jsonRun{RunID: m.RunID, Mode: m.Mode, Status: r.Run.Status, Runbook: m.Runbook, RunbookHash: m.RunbookHash,
-			Inventory: m.Inventory, InventoryHash: m.InventoryHash, ProvaVersion: m.ProvaVersion, Started: m.Started,
+			Inventory: m.Inventory, InventoryHash: m.InventoryHash, InventorySources: m.InventorySources, ProvaVersion: m.ProvaVersion, Started: m.Started,
 			Finished: r.Run.Finished, DurationS: r.Run.DurationS, Hosts: nonNil(r.Hosts), Baseline: m.Baseline, Vars: m.Vars},
 		Versions: nonNil(r.Versions), ThreeLines: nonNil(r.Lines),
 		Charts:     jsonCharts{Latency: nonNil(r.Latency), CPU: nonNil(r.CPU), Bandwidth: nonNil(r.Bandwidth), Peers: nonNil(r.Peers)},

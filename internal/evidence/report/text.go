@@ -129,11 +129,16 @@ func (r *Report) summaryRows() [][2]string {
 		{"run", r.runLine()},
 		{"runbook", withHash(m.Runbook, m.RunbookHash)},
 		{"inventory", withHash(m.Inventory, m.InventoryHash)},
+	}
+	for _, src := range m.InventorySources {
+		rows = append(rows, [2]string{"hosts from", src})
+	}
+	rows = append(rows, [][2]string{
 		{"prova", orDash(m.ProvaVersion)},
 		{"threshold profile", strings.Join(r.Profiles, ", ")},
 		{"hosts", hostList(r.Hosts)},
 		{"assertions", r.countsLine()},
-	}
+	}...)
 	if r.Baseline != nil {
 		rows = append(rows, [2]string{"baseline", r.Baseline.Baseline})
 	}
