@@ -17,6 +17,8 @@ import (
 // Each part is decoded by hcldec with the module's own specs, so values
 // and diagnostics are what hcldec.Decode of the whole body gives (an
 // attribute's value depends only on the names its expression reads).
+// Per-host attributes that are string templates render through
+// eval.FastTemplate, which gives the same value and diagnostics.
 // It handles the shape every module's spec has, an object of attribute
 // specs; newSplitArgs returns nil for any other.
 type splitArgs struct {
@@ -51,15 +53,24 @@ func newSplitArgs(body hcl.Body, spec hcldec.Spec) *splitArgs {
 	sa := &splitArgs{attrs: len(obj), constSpec: hcldec.ObjectSpec{}, hostSpec: hcldec.ObjectSpec{}, bodyDiags: diags}
 	constAttrs, hostAttrs := hcl.Attributes{}, hcl.Attributes{}
 	for key, child := range obj {
-		into, spec := constAttrs, sa.constSpec
+		into, spec, perHost := constAttrs, sa.constSpec, false
 		if eval.RefsOf(hcldec.Variables(body, child)).VaryByHost() {
-			into, spec = hostAttrs, sa.hostSpec
+			into, spec, perHost = hostAttrs, sa.hostSpec, true
 		}
 		spec[key] = child
 		for _, as := range hcldec.ImpliedSchema(child).Attributes {
-			if a, ok := content.Attributes[as.Name]; ok {
-				into[as.Name] = a
+			a, ok := content.Attributes[as.Name]
+			if !ok {
+				continue
 			}
+			if perHost {
+				// Rendered on every host: templates without cty's
+				// number formatting where that gives the same string.
+				fast := *a
+				fast.Expr = eval.FastTemplate(a.Expr)
+				a = &fast
+			}
+			into[as.Name] = a
 		}
 	}
 	sa.constBody = contentBody{&hcl.BodyContent{Attributes: constAttrs, MissingItemRange: content.MissingItemRange}}

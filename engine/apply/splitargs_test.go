@@ -55,13 +55,23 @@ check = "${host.name}"`,
 		`command = "run ${host.name}"
 check = ""
 env = { "A" = var.missing }`,
+		`command = "echo ${host.name} ${host.vars.idx} ${host.vars.frac}"
+check = var.x`,
+		`command = "echo ${host.vars.mode} ${host.vars.idx}"
+check = var.x`,
+		`command = "run"
+count = "${host.vars.idx}${host.vars.idx}"`,
+		`command = "echo ${var.secret} ${host.vars.idx}"
+check = var.x`,
 	}
 	shared := &hcl.EvalContext{Variables: map[string]cty.Value{
 		"var": cty.ObjectVal(map[string]cty.Value{"x": cty.StringVal("1"), "secret": cty.StringVal("s3cret").Mark("sensitive")}),
 	}}
 	hosts := []cty.Value{
-		cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n1"), "vars": cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(4), "mode": cty.StringVal("0600")})}),
-		cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n2"), "vars": cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(7), "mode": cty.NullVal(cty.String)})}),
+		cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n1"), "vars": cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(4), "mode": cty.StringVal("0600"),
+			"idx": num512(t, "17"), "frac": num512(t, "0.1")})}),
+		cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n2"), "vars": cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(7), "mode": cty.NullVal(cty.String),
+			"idx": num512(t, "-0"), "frac": num512(t, "1e30")})}),
 	}
 	for i, src := range bodies {
 		f, diags := hclsyntax.ParseConfig([]byte(src), fmt.Sprintf("b%d.hcl", i), hcl.InitialPos)
@@ -89,6 +99,16 @@ env = { "A" = var.missing }`,
 			}
 		}
 	}
+}
+
+// num512 is a number as HCL parses a literal, at 512 bits.
+func num512(t *testing.T, s string) cty.Value {
+	t.Helper()
+	v, err := cty.ParseNumberVal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 func TestSplitArgsRefusesOtherShapes(t *testing.T) {
