@@ -25,6 +25,17 @@ type Step struct {
 	// badRefs is set when the step refers to steps that do not exist;
 	// Validate then skips its body, already reported.
 	badRefs bool
+	// id is config.Step.ID, made once at bind: the engine names the step
+	// in every event of every host.
+	id string
+}
+
+// ID is "<module>.<name>", used in output (config.Step.ID, made once).
+func (s *Step) ID() string {
+	if s.id == "" {
+		return s.Step.ID()
+	}
+	return s.id
 }
 
 // Program is a runbook bound to modules, with its steps in execution order.
@@ -73,7 +84,7 @@ func Bind(rb *config.Runbook, reg *module.Registry) (*Program, hcl.Diagnostics) 
 			})
 			continue
 		}
-		s := &Step{Step: cs, Module: m, ResultType: eval.ResultType(m.Outputs())}
+		s := &Step{Step: cs, Module: m, ResultType: eval.ResultType(m.Outputs()), id: cs.ID()}
 		if _, dup := p.byName[cs.Name]; !dup {
 			p.byName[cs.Name] = s
 		}
