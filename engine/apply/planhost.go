@@ -19,7 +19,14 @@ import (
 // so that only what is downstream of a change stays "known after apply".
 func (r *Runner) planHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
 	p, res := r.probe(ctx, s, m, host)
-	r.results.Set(s.Name, host, res)
+	switch {
+	case res != cty.NilVal:
+		r.results.Set(s.Name, host, res)
+	case p.Action == event.PlanSkip:
+		r.results.SetSkipped(s.Name, host, s.ResultType)
+	default:
+		r.results.SetPlanned(s.Name, host, s.ResultType, p.Action == event.PlanChange)
+	}
 	r.mu.Lock()
 	r.planned = append(r.planned, p)
 	if p.Action == event.PlanChange || p.Action == event.PlanUnknown {
@@ -87,7 +94,10 @@ func (r *Runner) dependsOnDirty(s *program.Step) bool {
 }
 
 // probe plans one step on one host and returns the plan and the result
-// later steps see.
+// later steps see, or cty.NilVal when that result is the one the plan's
+// action implies: eval.SkippedResult for a skip, eval.PlannedResult for a
+// change or no change a module planned. planHost records those by kind,
+// and the value is made only if a later step reads it.
 func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, host string) (event.PlannedHost, cty.Value) {
 	unknown := cty.UnknownVal(s.ResultType)
 	se := r.stepEval(s)
@@ -102,7 +112,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		case v.IsNull() || v.Type() != cty.Bool:
 			return planned(s, host, event.PlanError, "when must be true or false"), unknown
 		case v.False():
-			return planned(s, host, event.PlanSkip, "when is false"), eval.SkippedResult(s.ResultType, host)
+			return planned(s, host, event.PlanSkip, "when is false"), cty.NilVal
 		}
 	}
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
@@ -241,21 +251,15 @@ func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta
 	for _, c := range resp.Changes {
 		p.Changes = append(p.Changes, event.Change(c))
 	}
-	return p, plannedResult(s.ResultType, host, action)
+	return p, plannedResult(s.ResultType, action)
 }
 
-// plannedResult is the result later steps see of a step a module planned:
-// whether it changes is known, what it outputs is not (Apply has not run).
-func plannedResult(ty cty.Type, host string, a event.PlanAction) cty.Value {
+// plannedResult is the result later steps see of a step a module planned
+// with action a: cty.NilVal (eval.PlannedResult, made when read) for a
+// change or no change, unknown otherwise.
+func plannedResult(ty cty.Type, a event.PlanAction) cty.Value {
 	if a != event.PlanNoChange && a != event.PlanChange {
 		return cty.UnknownVal(ty)
 	}
-	attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
-	for k, t := range ty.AttributeTypes() {
-		attrs[k] = cty.UnknownVal(t)
-	}
-	attrs["changed"] = cty.BoolVal(a == event.PlanChange)
-	attrs["skipped"] = cty.False
-	attrs["host"] = cty.StringVal(host)
-	return cty.ObjectVal(attrs)
+	return cty.NilVal
 }

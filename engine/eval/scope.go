@@ -208,6 +208,12 @@ func (s *Scope) Static() *hcl.EvalContext {
 type Results struct {
 	mu     sync.Mutex
 	byStep map[string]map[string]cty.Value
+	// later holds results recorded by what they are (skipped, planned)
+	// rather than as values, per step and host: the value is made when
+	// first read and then moves to byStep. Most steps' results are never
+	// read, and a result object costs more than the rest of a planned
+	// host-step.
+	later map[string]map[string]laterResult
 	// shared maps a run_once step to the one host that ran it; every host
 	// sees that result as its own.
 	shared map[string]string
@@ -217,7 +223,8 @@ type Results struct {
 
 // NewResults returns an empty store.
 func NewResults() *Results {
-	return &Results{byStep: map[string]map[string]cty.Value{}, shared: map[string]string{}, perHostCache: map[string]cty.Value{}}
+	return &Results{byStep: map[string]map[string]cty.Value{}, later: map[string]map[string]laterResult{},
+		shared: map[string]string{}, perHostCache: map[string]cty.Value{}}
 }
 
 // Set records host's result of step.
@@ -230,7 +237,56 @@ func (r *Results) Set(step, host string, v cty.Value) {
 		r.byStep[step] = m
 	}
 	m[host] = v
+	delete(r.later[step], host)
 	delete(r.perHostCache, step)
+}
+
+// SetSkipped records that step did not run on host: its result is
+// SkippedResult(ty, host), made when first read.
+func (r *Results) SetSkipped(step, host string, ty cty.Type) {
+	r.setLater(step, host, laterResult{ty: ty, kind: laterSkipped})
+}
+
+// SetPlanned records that a module planned step on host, to change it or
+// not: its result is PlannedResult(ty, host, changed), made when first
+// read.
+func (r *Results) SetPlanned(step, host string, ty cty.Type, changed bool) {
+	k := laterPlanned
+	if changed {
+		k = laterPlannedChange
+	}
+	r.setLater(step, host, laterResult{ty: ty, kind: k})
+}
+
+func (r *Results) setLater(step, host string, l laterResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := r.later[step]
+	if m == nil {
+		m = map[string]laterResult{}
+		r.later[step] = m
+	}
+	m[host] = l
+	delete(r.byStep[step], host)
+	delete(r.perHostCache, step)
+}
+
+// settle makes the values of step's later results and moves them to
+// byStep. The caller holds r.mu.
+func (r *Results) settle(step string) {
+	l := r.later[step]
+	if len(l) == 0 {
+		return
+	}
+	m := r.byStep[step]
+	if m == nil {
+		m = make(map[string]cty.Value, len(l))
+		r.byStep[step] = m
+	}
+	for host, lr := range l {
+		m[host] = lr.value(host)
+	}
+	delete(r.later, step)
 }
 
 // Share makes host's result of a run_once step every host's result.
@@ -244,6 +300,7 @@ func (r *Results) Share(step, host string) {
 func (r *Results) Get(step, host string) (cty.Value, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.settle(step)
 	v, ok := r.byStep[step][host]
 	return v, ok
 }
@@ -256,6 +313,7 @@ func (r *Results) values(step, host string, ty cty.Type) (cty.Value, cty.Value) 
 // step, or a skipped result when the step did not run on host.
 func (r *Results) own(step, host string, ty cty.Type) cty.Value {
 	r.mu.Lock()
+	r.settle(step)
 	m := r.byStep[step]
 	own, ok := m[host]
 	if !ok {
@@ -277,6 +335,7 @@ func (r *Results) perHost(step string, ty cty.Type) cty.Value {
 	defer r.mu.Unlock()
 	ph, cached := r.perHostCache[step]
 	if !cached {
+		r.settle(step)
 		m := r.byStep[step]
 		if len(m) == 0 {
 			ph = cty.MapValEmpty(ty)

@@ -1,0 +1,70 @@
+package eval
+
+import (
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Results recorded by kind read as the values they stand for, through
+// every way a result is read (Get, step.*, per_host.*, a run_once step's
+// shared result), and the latest record of a host wins whichever way it
+// was made.
+func TestResultsLaterReadAsValues(t *testing.T) {
+	ty := ResultType(cty.Object(map[string]cty.Type{"path": cty.String}))
+	lazy, eager := NewResults(), NewResults()
+	record := func(host string, how int) {
+		switch how {
+		case 0:
+			lazy.SetSkipped("a", host, ty)
+			eager.Set("a", host, SkippedResult(ty, host))
+		case 1:
+			lazy.SetPlanned("a", host, ty, true)
+			eager.Set("a", host, PlannedResult(ty, host, true))
+		case 2:
+			lazy.SetPlanned("a", host, ty, false)
+			eager.Set("a", host, PlannedResult(ty, host, false))
+		default:
+			v := cty.UnknownVal(ty)
+			lazy.Set("a", host, v)
+			eager.Set("a", host, v)
+		}
+	}
+	hosts := []string{"n1", "n2", "n3", "n4"}
+	for i, h := range hosts {
+		record(h, i)
+	}
+	check := func(when string) {
+		t.Helper()
+		for _, h := range append(hosts, "n9") {
+			lv, lok := lazy.Get("a", h)
+			ev, eok := eager.Get("a", h)
+			if lok != eok || (lok && !lv.RawEquals(ev)) {
+				t.Errorf("%s: Get(a, %s) = %#v %v, want %#v %v", when, h, lv, lok, ev, eok)
+			}
+			if l, e := lazy.own("a", h, ty), eager.own("a", h, ty); !l.RawEquals(e) {
+				t.Errorf("%s: own(a, %s) = %#v, want %#v", when, h, l, e)
+			}
+		}
+		if l, e := lazy.perHost("a", ty), eager.perHost("a", ty); !l.RawEquals(e) {
+			t.Errorf("%s: perHost(a) = %#v, want %#v", when, l, e)
+		}
+	}
+	check("first records")
+	// Records after a read: a value over a kind, a kind over a value,
+	// and the per_host map made again.
+	record("n1", 3)
+	record("n4", 1)
+	record("n2", 0)
+	check("second records")
+	if got := lazy.own("a", "n2", ty).GetAttr("skipped"); !got.RawEquals(cty.True) {
+		t.Errorf("n2 skipped = %#v", got)
+	}
+	// A run_once step's result recorded by kind is every host's.
+	lazy.SetPlanned("once", "n1", ty, true)
+	lazy.Share("once", "n1")
+	want := PlannedResult(ty, "n1", true)
+	if got := lazy.own("once", "n3", ty); !got.RawEquals(want) {
+		t.Errorf("shared planned result on n3 = %#v, want %#v", got, want)
+	}
+}
