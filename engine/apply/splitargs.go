@@ -92,13 +92,13 @@ func (sa *splitArgs) decode(shared, hctx *hcl.EvalContext) (cty.Value, hcl.Diagn
 	for k, v := range sa.constVals {
 		vals[k] = v
 	}
+	// Key by key, as hcldec's ObjectSpec does, without making an object of
+	// the per-host part only to take it apart again.
 	var hostDiags hcl.Diagnostics
-	if len(sa.hostSpec) > 0 {
-		v, diags := hcldec.Decode(sa.hostBody, sa.hostSpec, hctx)
-		for k, e := range v.AsValueMap() {
-			vals[k] = e
-		}
-		hostDiags = diags
+	for k, child := range sa.hostSpec {
+		v, diags := hcldec.Decode(sa.hostBody, child, hctx)
+		vals[k] = v
+		hostDiags = append(hostDiags, diags...)
 	}
 	var diags hcl.Diagnostics
 	if n := len(sa.bodyDiags) + len(sa.constDiags) + len(hostDiags); n > 0 {
