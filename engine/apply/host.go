@@ -23,17 +23,28 @@ func (r *Runner) runHost(ctx context.Context, s *program.Step, m program.Meta, h
 	obs.Observe(event.HostStarted{Step: s.ID(), Host: host})
 	start := time.Now()
 	o := r.applyHost(ctx, s, m, host)
-	if o.value == cty.NilVal {
-		o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+	var result map[string]any
+	switch {
+	case o.value == cty.NilVal && commonOnly(s.ResultType):
+		// Most results are never read by a later step: the event's JSON
+		// is made directly and the cty object only when read.
+		result = commonJSON(host, o.resp, o.status, o.message)
+		ty, resp, status, message := s.ResultType, module.ApplyResponse{RC: o.resp.RC, Stdout: o.resp.Stdout, Stderr: o.resp.Stderr}, o.status, o.message
+		r.results.SetFunc(s.Name, host, func() cty.Value { return resultValue(ty, host, resp, status, message) })
+	default:
+		if o.value == cty.NilVal {
+			o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+		}
+		r.results.Set(s.Name, host, o.value)
+		result = jsonResult(o.value)
 	}
-	r.results.Set(s.Name, host, o.value)
 	r.count(host, o.status)
 	sev := ""
 	if _, ok := s.Module.(module.BodyEvaluator); ok {
 		sev = m.Severity
 	}
 	obs.Observe(event.HostFinished{Step: s.ID(), Host: host, Status: o.status, Message: o.message,
-		Duration: time.Since(start), Diagnostics: o.resp.Diagnostics, Result: jsonResult(o.value),
+		Duration: time.Since(start), Diagnostics: o.resp.Diagnostics, Result: result,
 		Evidence: o.resp.Evidence, Checks: checksFor(s.ID(), o.resp.Checks, o.status), Severity: sev, GaveUp: o.gaveUp})
 	switch {
 	case o.status == event.Unreachable:
@@ -80,7 +91,10 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 		if o.status == event.Unreachable || ctx.Err() != nil {
 			return o
 		}
-		o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+		if s.Until != nil || s.ChangedWhen != nil || s.FailedWhen != nil {
+			// They see the result as self; otherwise runHost makes it.
+			o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+		}
 		o = r.judge(se, o, host)
 		retry := o.status == event.Failed
 		if !retry && s.Until != nil {

@@ -64,6 +64,29 @@ func resultValue(ty cty.Type, host string, resp module.ApplyResponse, status eve
 	return cty.ObjectVal(attrs)
 }
 
+// commonOnly reports whether result type ty has the common attributes
+// only (a module without outputs of its own, like shell).
+func commonOnly(ty cty.Type) bool {
+	return ty.IsObjectType() && len(ty.AttributeTypes()) == len(eval.CommonResultAttrs)
+}
+
+// commonJSON is jsonResult(resultValue(ty, host, resp, status, message))
+// for a result type of the common attributes only (commonOnly), made
+// without the cty object: strings NFC-normalised as cty.StringVal does,
+// rc as a float64 as the walk gives it.
+func commonJSON(host string, resp module.ApplyResponse, status event.Status, message string) map[string]any {
+	return map[string]any{
+		"changed": status == event.Changed,
+		"failed":  status == event.Failed || status == event.Unreachable,
+		"skipped": status == event.Skipped,
+		"rc":      float64(resp.RC),
+		"stdout":  cty.NormalizeString(resp.Stdout),
+		"stderr":  cty.NormalizeString(resp.Stderr),
+		"message": cty.NormalizeString(message),
+		"host":    cty.NormalizeString(host),
+	}
+}
+
 // jsonResult converts a result object to plain JSON values for events:
 // map[string]any, []any, string, float64, bool and nil, as encoding/json
 // would decode the object's JSON form. It walks the value directly (a

@@ -8,6 +8,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/provadev/prova/engine/eval"
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
 )
 
 // jsonResult walks the value; it must give what the JSON round trip gives.
@@ -56,5 +60,34 @@ func TestJSONResultFallsBackToTheRoundTrip(t *testing.T) {
 	marked := cty.ObjectVal(map[string]cty.Value{"x": cty.StringVal("s").Mark("sensitive")})
 	if got := jsonResult(marked); got["error"] == nil {
 		t.Errorf("marked attribute: %v, want the round trip's error", got)
+	}
+}
+
+// commonJSON gives what the event had before it: the JSON walk of the
+// result object, for every status, strings that NFC changes and odd rc.
+func TestCommonJSONMatchesResultObject(t *testing.T) {
+	ty := eval.ResultType(cty.EmptyObject)
+	if !commonOnly(ty) || commonOnly(eval.ResultType(cty.Object(map[string]cty.Type{"passed": cty.Bool}))) {
+		t.Fatal("commonOnly does not tell the shell's result type from the assert's")
+	}
+	statuses := []event.Status{event.OK, event.Changed, event.Failed, event.Skipped, event.Unreachable, event.Warned}
+	resps := []module.ApplyResponse{
+		{},
+		{RC: 1, Stdout: "a\nb <&>", Stderr: "warn"},
+		{RC: -1, Stdout: "e\u0301 caf\u00e9", Stderr: "\u0301"},
+		{RC: 255, Stdout: "\xff\xfe not utf-8"},
+	}
+	for _, st := range statuses {
+		for _, resp := range resps {
+			for _, msg := range []string{"", "gave up", "A\u030a"} {
+				for _, host := range []string{"n1", "o\u0308"} {
+					want := jsonResult(resultValue(ty, host, resp, st, msg))
+					got := commonJSON(host, resp, st, msg)
+					if d := cmp.Diff(want, got); d != "" {
+						t.Errorf("status %v, %+v, message %q, host %q (-object +direct):\n%s", st, resp, msg, host, d)
+					}
+				}
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import "github.com/zclconf/go-cty/cty"
 type laterResult struct {
 	ty   cty.Type
 	kind laterKind
+	make func() cty.Value // laterMade
 }
 
 type laterKind uint8
@@ -16,11 +17,15 @@ const (
 	laterSkipped laterKind = iota
 	laterPlanned
 	laterPlannedChange
+	laterMade // made by its own function (Results.SetFunc)
 )
 
 func (l laterResult) value(host string) cty.Value {
-	if l.kind == laterSkipped {
+	switch l.kind {
+	case laterSkipped:
 		return SkippedResult(l.ty, host)
+	case laterMade:
+		return l.make()
 	}
 	return PlannedResult(l.ty, host, l.kind == laterPlannedChange)
 }

@@ -24,13 +24,17 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 		case 2:
 			lazy.SetPlanned("a", host, ty, false)
 			eager.Set("a", host, PlannedResult(ty, host, false))
+		case 3:
+			v := PlannedResult(ty, host, true).Mark("x")
+			lazy.SetFunc("a", host, func() cty.Value { return v })
+			eager.Set("a", host, v)
 		default:
 			v := cty.UnknownVal(ty)
 			lazy.Set("a", host, v)
 			eager.Set("a", host, v)
 		}
 	}
-	hosts := []string{"n1", "n2", "n3", "n4"}
+	hosts := []string{"n1", "n2", "n3", "n4", "n5"}
 	for i, h := range hosts {
 		record(h, i)
 	}
@@ -53,8 +57,9 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 	check("first records")
 	// Records after a read: a value over a kind, a kind over a value,
 	// and the per_host map made again.
-	record("n1", 3)
-	record("n4", 1)
+	record("n1", 4)
+	record("n5", 1)
+	record("n4", 3)
 	record("n2", 0)
 	check("second records")
 	if got := lazy.own("a", "n2", ty).GetAttr("skipped"); !got.RawEquals(cty.True) {

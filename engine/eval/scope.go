@@ -258,6 +258,13 @@ func (r *Results) SetPlanned(step, host string, ty cty.Type, changed bool) {
 	r.setLater(step, host, laterResult{ty: ty, kind: k})
 }
 
+// SetFunc records host's result of step as what make returns, called
+// once, when the result is first read (under the store's lock: make must
+// be quick, pure and not use the store).
+func (r *Results) SetFunc(step, host string, make func() cty.Value) {
+	r.setLater(step, host, laterResult{kind: laterMade, make: make})
+}
+
 func (r *Results) setLater(step, host string, l laterResult) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
