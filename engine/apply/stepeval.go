@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -25,8 +27,10 @@ type stepEval struct {
 
 	whenPerHost, argsPerHost bool
 	// split decodes per-host arguments attribute by attribute (nil: the
-	// whole body on every host).
+	// whole body on every host), and typed their struct field by field
+	// (nil: whole on every host).
 	split *splitArgs
+	typed *splitTyped
 
 	whenOnce  sync.Once
 	whenVal   cty.Value
@@ -66,6 +70,9 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 		se.argsPerHost = eval.RefsOf(hcldec.Variables(s.Body, se.spec)).VaryByHost()
 		if se.argsPerHost {
 			se.split = newSplitArgs(s.Body, se.spec)
+		}
+		if se.split != nil {
+			se.typed = newSplitTyped(s.Module, slices.Collect(maps.Keys(se.split.hostSpec)))
 		}
 	}
 	if r.evals == nil {
@@ -161,7 +168,11 @@ func (se *stepEval) decode(hctx *hcl.EvalContext) stepArgs {
 	a.validate = program.AttachRange(s.Module.Validate(args), s.DeclRange)
 	a.known = args.IsWhollyKnown()
 	if !a.validate.HasErrors() && a.known {
-		a.typed, a.typedErr = module.DecodeTyped(s.Module, args)
+		if se.typed != nil {
+			a.typed, a.typedErr = se.typed.decode(args)
+		} else {
+			a.typed, a.typedErr = module.DecodeTyped(s.Module, args)
+		}
 	}
 	return a
 }
