@@ -13,6 +13,10 @@
 // expressions can differ between hosts, and InputKey names the inputs of
 // one that does, so that the engine evaluates an expression once per
 // distinct input; both rely on every library function being pure.
+// FastTemplate renders a string template's plain parts without cty's
+// 512-bit number formatting, with the same result. Results records a
+// skipped or planned result (or one made by a function) by kind and makes
+// its value only when an expression first reads that step.
 //
 // It does not run anything and does not decide step order (engine/program).
 // During plan, results of steps are unknown values of the right type, so
