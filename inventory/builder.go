@@ -56,7 +56,11 @@ type groupDef struct {
 	childRanges []hcl.Range
 	vars        map[string]cty.Value
 	conn        connDef
-	rng         hcl.Range
+	// fileVars and fileConn come from group_vars/ files, which Ansible
+	// applies after every group's inventory variables (see build).
+	fileVars map[string]cty.Value
+	fileConn connDef
+	rng      hcl.Range
 	// known is set when the group is declared (block, section) or has a
 	// member host; a group that is only named as a child or a vars target
 	// is undefined.
