@@ -71,8 +71,8 @@ func TestConformanceWithAnsible(t *testing.T) {
 			})
 		}
 	})
-	t.Logf("%d inventories (%d refused by both, %d refused by prova by design): %d of %d hosts lists, group memberships and host variables agree with %s (%d of %d variables)",
-		st.inventories, st.refused, st.provaRefuses, st.agree, st.total, bin, st.varsAgree, st.vars)
+	t.Logf("%d inventories (%d refused by both, %d refused by prova by design; %d group_vars/host_vars files read): %d of %d hosts lists, group memberships and host variables agree with %s (%d of %d variables)",
+		st.inventories, st.refused, st.provaRefuses, st.varsFiles, st.agree, st.total, bin, st.varsAgree, st.vars)
 	if st.inventories < len(entries) {
 		return // -run picked some inventories
 	}
@@ -125,6 +125,11 @@ func conformInventory(t *testing.T, root string, e corpusEntry, want ansibleResu
 			t.Errorf("%s %s %s: %s", e.path, host, what, msg)
 		}
 	}
+	for _, f := range inv.Files {
+		if d := filepath.Base(filepath.Dir(f)); d == "group_vars" || d == "host_vars" || strings.Contains(f, "/group_vars/") || strings.Contains(f, "/host_vars/") {
+			st.varsFiles++
+		}
+	}
 	st.total++
 	wantHosts := sortedKeys(want.hostvars)
 	if strings.Join(sortedStrings(inv.Names()), ",") != strings.Join(wantHosts, ",") {
@@ -173,6 +178,7 @@ func conformInventory(t *testing.T, root string, e corpusEntry, want ansibleResu
 type conformanceStats struct {
 	inventories, refused, provaRefuses int
 	agree, total, vars, varsAgree      int
+	varsFiles                          int // group_vars/ and host_vars/ files read
 }
 
 func (s *conformanceStats) add(o conformanceStats) {
@@ -183,6 +189,7 @@ func (s *conformanceStats) add(o conformanceStats) {
 	s.total += o.total
 	s.vars += o.vars
 	s.varsAgree += o.varsAgree
+	s.varsFiles += o.varsFiles
 }
 
 // provaAnsibleVar is prova's value for the Ansible variable k of host h as
