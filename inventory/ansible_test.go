@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -215,5 +216,23 @@ func TestYAMLAliasBomb(t *testing.T) {
 	_, diags := Parse("bomb.yml", []byte(src))
 	if !diags.HasErrors() {
 		t.Fatal("want an error for a value that expands beyond the limit")
+	}
+}
+
+func TestAnsibleGroupPriorityInvalid(t *testing.T) {
+	_, diags := Parse("p.ini", []byte("[a]\nh\n[a:vars]\nansible_group_priority=high\n"))
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "ansible_group_priority must be a whole number") {
+		t.Fatalf("want an error naming ansible_group_priority, got %v", diags)
+	}
+	inv, diags := Parse("p.ini", []byte("[a]\nh\n[b]\nh\n[a:vars]\nx=a\nansible_group_priority=2\n[b:vars]\nx=b\n"))
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	h := host(t, inv, "h")
+	if got := h.Vars["x"]; got.AsString() != "a" {
+		t.Errorf("x = %#v, want a: priority 2 merges after b's default 1", got)
+	}
+	if _, ok := h.Vars["ansible_group_priority"]; ok {
+		t.Error("ansible_group_priority kept as a variable")
 	}
 }

@@ -21,6 +21,9 @@ type builder struct {
 
 	diags hcl.Diagnostics
 	full  bool // the host limit was reported
+	// ansible is set by the Ansible readers: ansible_group_priority then
+	// orders groups (see groupPriorities).
+	ansible bool
 }
 
 // maxHosts bounds the hosts of one inventory.

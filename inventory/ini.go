@@ -34,6 +34,7 @@ func parseINI(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 
 // parseINIInto fills b from an Ansible INI inventory.
 func parseINIInto(b *builder, filename string, src []byte) {
+	b.ansible = true
 	p := &iniParser{b: b, filename: filename, dir: filepath.Dir(filename), pendingVars: map[string]hcl.Range{}}
 	group, state := "ungrouped", "hosts"
 	offset := 0

@@ -19,6 +19,7 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 		}
 	}
 	b.checkCycles()
+	prio := b.groupPriorities()
 	if b.diags.HasErrors() {
 		return nil, b.diags
 	}
@@ -84,6 +85,9 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 			di, dj := depthOf(order[i]), depthOf(order[j])
 			if di != dj {
 				return di < dj
+			}
+			if pi, pj := prio[order[i]], prio[order[j]]; pi != pj {
+				return pi < pj
 			}
 			return order[i] < order[j]
 		})

@@ -54,6 +54,7 @@ func newYAMLParser(b *builder, filename string, src []byte) *yamlParser {
 // parseYAMLInto fills b from an Ansible YAML inventory; false when the
 // file is not YAML at all (b.diags says why).
 func parseYAMLInto(b *builder, filename string, src []byte) bool {
+	b.ansible = true
 	p := newYAMLParser(b, filename, src)
 	var doc yaml.Node
 	if err := unmarshalYAML(src, &doc); err != nil {
