@@ -45,7 +45,12 @@ func TestConformanceWithAnsible(t *testing.T) {
 	for _, e := range entries {
 		srcs = append(srcs, filepath.Join(root, e.path))
 	}
-	results := ansibleListAll(t, bin, srcs)
+	// an empty ansible.cfg: Ansible's defaults, whatever the machine has
+	cfg := filepath.Join(t.TempDir(), "ansible.cfg")
+	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := ansibleListAll(t, bin, cfg, srcs)
 	// the batch runner must say what the command says: check it against
 	// ansible-inventory itself on an INI and a YAML inventory
 	check := []int{0}
@@ -56,7 +61,7 @@ func TestConformanceWithAnsible(t *testing.T) {
 		}
 	}
 	for _, i := range check {
-		if got, want := results[srcs[i]], ansibleList(bin, srcs[i]); !cmp.Equal(got, want, cmp.AllowUnexported(ansibleResult{}), cmp.Comparer(func(a, b error) bool { return (a == nil) == (b == nil) })) {
+		if got, want := results[srcs[i]], ansibleList(bin, cfg, srcs[i]); !cmp.Equal(got, want, cmp.AllowUnexported(ansibleResult{}), cmp.Comparer(func(a, b error) bool { return (a == nil) == (b == nil) })) {
 			t.Fatalf("testdata/ansible_list.py and %s disagree on %s:\n%v\n%v", bin, srcs[i], got, want)
 		}
 	}
@@ -298,7 +303,7 @@ type ansibleResult struct {
 // ansible-inventory command bin: `ansible-inventory -i SRC --list` for
 // every source, with Ansible imported once (each run a fork), about ten
 // times less CPU than a process per inventory.
-func ansibleListAll(t *testing.T, bin string, srcs []string) map[string]ansibleResult {
+func ansibleListAll(t *testing.T, bin, cfg string, srcs []string) map[string]ansibleResult {
 	t.Helper()
 	head, err := os.ReadFile(bin)
 	if err != nil {
@@ -311,7 +316,7 @@ func ansibleListAll(t *testing.T, bin string, srcs []string) map[string]ansibleR
 	}
 	args := append(append(interp[1:], filepath.Join("testdata", "ansible_list.py")), srcs...)
 	cmd := exec.Command(interp[0], args...)
-	cmd.Env = ansibleEnv()
+	cmd.Env = ansibleEnv(cfg)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -342,16 +347,24 @@ func ansibleListAll(t *testing.T, bin string, srcs []string) map[string]ansibleR
 	return results
 }
 
-// ansibleEnv makes unparsed inventories fatal, so that a source no
-// plugin reads is an error, not an empty inventory.
-func ansibleEnv() []string {
-	return append(os.Environ(), "ANSIBLE_INVENTORY_UNPARSED_FAILED=True", "ANSIBLE_LOCALHOST_WARNING=False", "ANSIBLE_NOCOLOR=1")
+// ansibleEnv runs Ansible with its defaults (the empty ansible.cfg cfg, no ANSIBLE_*
+// settings of the caller, such as a merge hash behaviour) and unparsed
+// inventories fatal, so that a source no plugin reads is an error, not an
+// empty inventory.
+func ansibleEnv(cfg string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ANSIBLE_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "ANSIBLE_CONFIG="+cfg, "ANSIBLE_INVENTORY_UNPARSED_FAILED=True", "ANSIBLE_LOCALHOST_WARNING=False", "ANSIBLE_NOCOLOR=1")
 }
 
 // ansibleList runs ansible-inventory --list on src.
-func ansibleList(bin, src string) ansibleResult {
+func ansibleList(bin, cfg, src string) ansibleResult {
 	cmd := exec.Command(bin, "-i", src, "--list")
-	cmd.Env = ansibleEnv()
+	cmd.Env = ansibleEnv(cfg)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
