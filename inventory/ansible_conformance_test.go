@@ -186,17 +186,6 @@ type conformanceStats struct {
 	varsFiles                          int // group_vars/ and host_vars/ files read
 }
 
-func (s *conformanceStats) add(o conformanceStats) {
-	s.inventories += o.inventories
-	s.refused += o.refused
-	s.provaRefuses += o.provaRefuses
-	s.agree += o.agree
-	s.total += o.total
-	s.vars += o.vars
-	s.varsAgree += o.varsAgree
-	s.varsFiles += o.varsFiles
-}
-
 // provaAnsibleVar is prova's value for the Ansible variable k of host h as
 // JSON text: a connection variable is read back from the connection
 // setting it became (w, Ansible's value, says which form to show it in),

@@ -277,11 +277,7 @@ func (p *pyParser) number(neg bool) (cty.Value, error) {
 	}
 	if isPyRadix(tok) {
 		base := map[byte]int{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}[tok[1]]
-		digits := tok[2:]
-		if strings.HasPrefix(digits, "_") {
-			digits = digits[1:]
-		}
-		return pyInt(digits, base, neg)
+		return pyInt(strings.TrimPrefix(tok[2:], "_"), base, neg) // 0x_1F is 31
 	}
 	if pyDecimalInt(tok) {
 		return pyInt(tok, 10, neg)
