@@ -1,7 +1,6 @@
 package inventory
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -204,60 +203,6 @@ func (b *builder) sshArgs(dir, s string, c *connDef, rng hcl.Range, key string) 
 			c.c.KnownHosts, c.set = resolvePath(dir, v), c.set|fKnownHosts
 		}
 	}
-}
-
-// shlexSplit splits s as Python's shlex.split does in POSIX mode: blanks
-// separate words, single quotes keep everything, double quotes keep
-// everything but a backslash before \ " $ `, a backslash outside quotes
-// escapes the next character.
-func shlexSplit(s string) ([]string, error) {
-	var out []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case ch == '\\':
-			inWord = true
-			if i+1 < len(s) {
-				i++
-				cur.WriteByte(s[i])
-			}
-		case ch == '\'':
-			inWord = true
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("no closing quotation")
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-		case ch == '"':
-			inWord = true
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\\\"$`", s[i+1]) >= 0 {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, fmt.Errorf("no closing quotation")
-			}
-		default:
-			inWord = true
-			cur.WriteByte(ch)
-		}
-	}
-	if inWord {
-		out = append(out, cur.String())
-	}
-	return out, nil
 }
 
 // looseBool reads the booleans Ansible accepts.

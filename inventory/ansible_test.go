@@ -1,7 +1,9 @@
 package inventory
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,36 +11,86 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-func TestINIValue(t *testing.T) {
-	tests := []struct {
-		raw  string
-		want cty.Value
-	}{
-		{"10", cty.NumberIntVal(10)},
-		{"-3", cty.NumberIntVal(-3)},
-		{"0.5", cty.NumberFloatVal(0.5)},
-		{"1e3", cty.NumberIntVal(1000)},
-		{"007", cty.StringVal("007")},
-		{"True", cty.True},
-		{"False", cty.False},
-		{"true", cty.StringVal("true")},
-		{"yes", cty.StringVal("yes")},
-		{"'quoted value'", cty.StringVal("quoted value")},
-		{`"42"`, cty.StringVal("42")},
-		{`"`, cty.StringVal(`"`)},
-		{"4G", cty.StringVal("4G")},
-		{"[1, 2]", cty.TupleVal([]cty.Value{cty.NumberIntVal(1), cty.NumberIntVal(2)})},
-		{`"['/dev/sda', '/dev/sdb']"`, cty.TupleVal([]cty.Value{cty.StringVal("/dev/sda"), cty.StringVal("/dev/sdb")})},
-		{`{'a': 1, "b": [True, None]}`, cty.ObjectVal(map[string]cty.Value{"a": cty.NumberIntVal(1), "b": cty.TupleVal([]cty.Value{cty.True, cty.NullVal(cty.DynamicPseudoType)})})},
-		{"[unclosed", cty.StringVal("[unclosed")},
-		{"[a, b]", cty.StringVal("[a, b]")},
-		{"1e99999", cty.StringVal("1e99999")},
-		{"", cty.StringVal("")},
-	}
-	for _, tt := range tests {
-		got := iniValue(tt.raw)
-		if !got.RawEquals(tt.want) && !(got.Type() == cty.Number && tt.want.Type() == cty.Number && got.Equals(tt.want).True()) {
-			t.Errorf("iniValue(%q) = %#v, want %#v", tt.raw, got, tt.want)
+// TestAnsibleValue checks INI values against what Ansible 2.14's ini
+// plugin makes of them (ast.literal_eval, or the text itself), written as
+// ansible-inventory prints them.
+func TestAnsibleValue(t *testing.T) {
+	for raw, want := range map[string]string{
+		"10":                           `10`,
+		"-3":                           `-3`,
+		"+5":                           `5`,
+		"0.5":                          `0.5`,
+		"3.0":                          `3.0`,
+		"-0.0":                         `-0.0`,
+		"12.0":                         `12.0`,
+		"1e3":                          `1000.0`,
+		"1E5":                          `100000.0`,
+		"1.5e-3":                       `0.0015`,
+		"1e-05":                        `1e-05`,
+		"1e16":                         `1e+16`,
+		"5.":                           `5.0`,
+		".5":                           `0.5`,
+		"1_000":                        `1000`,
+		"1_000.5":                      `1000.5`,
+		"0x10":                         `16`,
+		"-0x1F":                        `-31`,
+		"0o17":                         `15`,
+		"0b101":                        `5`,
+		"00":                           `0`,
+		"007":                          `"007"`,
+		"12345678901234567890":         `12345678901234567890`,
+		"True":                         `true`,
+		"False":                        `false`,
+		"None":                         `null`,
+		"true":                         `"true"`,
+		"yes":                          `"yes"`,
+		"inf":                          `"inf"`,
+		"'quoted value'":               `"quoted value"`,
+		`"42"`:                         `"42"`,
+		`"`:                            `"\""`,
+		`u'x'`:                         `"x"`,
+		`b'x'`:                         `"x"`,
+		`r'a\n'`:                       `"a\\n"`,
+		`'a\nb'`:                       `"a\nb"`,
+		`'\x41\u00e9'`:                 `"Aé"`,
+		`'a' "b"`:                      `"ab"`,
+		`'''tri'ple'''`:                `"tri'ple"`,
+		`'a' b'c'`:                     `"'a' b'c'"`,
+		"4G":                           `"4G"`,
+		"5 # note":                     `5`,
+		"# zone":                       `"# zone"`,
+		"#":                            `"#"`,
+		"[1, 2]":                       `[1,2]`,
+		"[1, -2.0, 'x',]":              `[1,-2.0,"x"]`,
+		"(1,)":                         `[1]`,
+		"()":                           `[]`,
+		"(5)":                          `5`,
+		"1, 2":                         `[1,2]`,
+		"80,443":                       `[80,443]`,
+		"a,b":                          `"a,b"`,
+		`['/dev/sda', '/dev/sdb']`:     `["/dev/sda","/dev/sdb"]`,
+		`{'a': 1, "b": [True, None]}`:  `{"a":1,"b":[true,null]}`,
+		`{1: 'x', True: 2, None: 3}`:   `{"1":2,"null":3}`,
+		`{False: 1, 2.5: 2, '2.5': 3}`: `{"2.5":3,"false":1}`,
+		`{}`:                           `{}`,
+		`{1, 2}`:                       `"{1, 2}"`,
+		"1+2j":                         `"1+2j"`,
+		"--5":                          `"--5"`,
+		"-True":                        `"-True"`,
+		"[unclosed":                    `"[unclosed"`,
+		"[a, b]":                       `"[a, b]"`,
+		"1e99999":                      `"1e99999"`,
+		"5abc":                         `"5abc"`,
+		"f'x'":                         `"f'x'"`,
+		"value with = sign":            `"value with = sign"`,
+		"":                             `""`,
+	} {
+		b, err := json.Marshal(plainValue(ansibleValue(raw)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != want {
+			t.Errorf("ansibleValue(%q) = %s, want %s", raw, b, want)
 		}
 	}
 }
@@ -164,5 +216,23 @@ func TestYAMLAliasBomb(t *testing.T) {
 	_, diags := Parse("bomb.yml", []byte(src))
 	if !diags.HasErrors() {
 		t.Fatal("want an error for a value that expands beyond the limit")
+	}
+}
+
+func TestAnsibleGroupPriorityInvalid(t *testing.T) {
+	_, diags := Parse("p.ini", []byte("[a]\nh\n[a:vars]\nansible_group_priority=high\n"))
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "ansible_group_priority must be a whole number") {
+		t.Fatalf("want an error naming ansible_group_priority, got %v", diags)
+	}
+	inv, diags := Parse("p.ini", []byte("[a]\nh\n[b]\nh\n[a:vars]\nx=a\nansible_group_priority=2\n[b:vars]\nx=b\n"))
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	h := host(t, inv, "h")
+	if got := h.Vars["x"]; got.AsString() != "a" {
+		t.Errorf("x = %#v, want a: priority 2 merges after b's default 1", got)
+	}
+	if _, ok := h.Vars["ansible_group_priority"]; ok {
+		t.Error("ansible_group_priority kept as a variable")
 	}
 }

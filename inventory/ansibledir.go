@@ -155,8 +155,10 @@ func parseAnsibleInto(b *builder, filename string, src []byte) {
 // the groups and hosts that exist, as Ansible's host_group_vars plugin
 // does: for a name, the files NAME, NAME.yml, NAME.yaml, NAME.json, any of
 // which may be a directory whose files (recursively, in name order) are
-// read. They win over the inventory's own variables of the same group or
-// host. It returns the files read and adds them to h.
+// read. As in Ansible, every group's files win over every group's own
+// inventory variables (a parent's group_vars/ file beats a child's
+// [child:vars]; see build), and a host's files over the host's. It
+// returns the files read and adds them to h.
 func (b *builder) applyVarsDirs(dir string, h interface{ Write([]byte) (int, error) }) []string {
 	var read []string
 	for _, kind := range []string{"group_vars", "host_vars"} {
@@ -248,8 +250,8 @@ func (b *builder) varsFile(filename string, src []byte, kind, name string) {
 		g := b.groups[name]
 		var c connDef
 		p.b.ansibleConn(p.dir, vars, ranges, &c, nil)
-		g.conn.over(c)
-		setVars(&g.vars, vars)
+		g.fileConn.over(c)
+		setVars(&g.fileVars, vars)
 		return
 	}
 	hd := b.hostIdx[name]

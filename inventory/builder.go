@@ -21,6 +21,9 @@ type builder struct {
 
 	diags hcl.Diagnostics
 	full  bool // the host limit was reported
+	// ansible is set by the Ansible readers: ansible_group_priority then
+	// orders groups (see groupPriorities).
+	ansible bool
 }
 
 // maxHosts bounds the hosts of one inventory.
@@ -56,7 +59,11 @@ type groupDef struct {
 	childRanges []hcl.Range
 	vars        map[string]cty.Value
 	conn        connDef
-	rng         hcl.Range
+	// fileVars and fileConn come from group_vars/ files, which Ansible
+	// applies after every group's inventory variables (see build).
+	fileVars map[string]cty.Value
+	fileConn connDef
+	rng      hcl.Range
 	// known is set when the group is declared (block, section) or has a
 	// member host; a group that is only named as a child or a vars target
 	// is undefined.

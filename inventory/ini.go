@@ -34,6 +34,7 @@ func parseINI(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 
 // parseINIInto fills b from an Ansible INI inventory.
 func parseINIInto(b *builder, filename string, src []byte) {
+	b.ansible = true
 	p := &iniParser{b: b, filename: filename, dir: filepath.Dir(filename), pendingVars: map[string]hcl.Range{}}
 	group, state := "ungrouped", "hosts"
 	offset := 0
@@ -125,10 +126,14 @@ func (p *iniParser) section(text string) (string, string) {
 	return name, kind
 }
 
+// hostLine reads a host line as Ansible's ini plugin does: split like a
+// shell line by shlex (quotes removed, a # outside quotes ends the line),
+// then a host pattern and key=value words whose values are read by
+// ansibleValue.
 func (p *iniParser) hostLine(group string) {
-	toks, err := splitINI(p.line)
+	toks, err := shlexWords(p.line, true)
 	if err != nil {
-		p.b.errorf(p.lineRange(), "Invalid host line", "%s.", err)
+		p.b.errorf(p.lineRange(), "Invalid host line", "The line cannot be split into words as Ansible splits it: %s.", err)
 		return
 	}
 	if len(toks) == 0 {
@@ -149,7 +154,7 @@ func (p *iniParser) hostLine(group string) {
 			p.b.errorf(p.rng(t.start, t.end), "Invalid host variable", "Expected key=value after the host name, got %q.", t.text)
 			return
 		}
-		vars[k] = iniValue(v)
+		vars[k] = ansibleValue(v)
 		ranges[k] = p.rng(t.start, t.end)
 	}
 	names, err := ExpandRange(hostPart)
@@ -183,8 +188,12 @@ func (p *iniParser) hostLine(group string) {
 	}
 }
 
+// varLine reads a line of a [group:vars] section as Ansible does: split
+// at the first "=", both sides trimmed, the value read by ansibleValue as
+// it stands (so "5 # note" is 5, as Python reads the comment, but "  #
+// zone" is the string "# zone").
 func (p *iniParser) varLine(group string) {
-	text := cutComment(p.line)
+	text := strings.TrimSpace(p.line)
 	k, v, ok := strings.Cut(text, "=")
 	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 	if !ok || k == "" {
@@ -192,18 +201,27 @@ func (p *iniParser) varLine(group string) {
 		return
 	}
 	g := p.b.groups[group]
-	vars := map[string]cty.Value{k: iniValue(v)}
+	vars := map[string]cty.Value{k: ansibleValue(v)}
 	p.b.ansibleConn(p.dir, vars, map[string]hcl.Range{k: p.lineRange()}, &g.conn, nil)
 	setVars(&g.vars, vars)
 }
 
+// iniChild is a line of a [group:children] section (Ansible's groupname
+// pattern: a name, then an optional # comment).
+var iniChild = regexp.MustCompile(`^([^:\]\s]+)\s*(?:#.*)?$`)
+
 func (p *iniParser) childLine(group string) {
-	name := cutComment(p.line)
-	if err := checkGroupName(name); err != nil {
+	text := strings.TrimSpace(p.line)
+	m := iniChild.FindStringSubmatch(text)
+	if m == nil {
+		p.b.errorf(p.lineRange(), "Invalid group name", "Expected a group name in [%s:children], got %q.", group, text)
+		return
+	}
+	if err := checkGroupName(m[1]); err != nil {
 		p.b.errorf(p.lineRange(), "Invalid group name", "%s.", err)
 		return
 	}
-	p.b.child(group, name, p.lineRange())
+	p.b.child(group, m[1], p.lineRange())
 }
 
 // splitHostPort splits "host:port"; the colon must be outside range

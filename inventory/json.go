@@ -179,7 +179,19 @@ func plainValue(v cty.Value) any {
 	return nil
 }
 
+// numberText prints a number for --json as ansible-inventory would: an
+// integer in full, a float as Python prints it (3.0, see pyFloatVal).
 func numberText(f *big.Float) string {
+	if isPyFloat(f) {
+		x, _ := f.Float64()
+		return pyFloatText(x)
+	}
+	return hclNumberText(f)
+}
+
+// hclNumberText prints a number as an HCL number literal: HCL has no
+// floats, so 3.0 is 3.
+func hclNumberText(f *big.Float) string {
 	if f.IsInt() && f.MantExp(nil) <= 70 {
 		i, _ := f.Int(nil)
 		return i.String()

@@ -183,7 +183,7 @@ func writeValue(w *bufio.Writer, v cty.Value, indent int) {
 	case t == cty.Bool:
 		w.WriteString(strconv.FormatBool(v.True()))
 	case t == cty.Number:
-		w.WriteString(numberText(v.AsBigFloat()))
+		w.WriteString(hclNumberText(v.AsBigFloat()))
 	case t.IsObjectType() || t.IsMapType():
 		if v.LengthInt() == 0 {
 			w.WriteString("{}")

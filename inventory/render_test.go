@@ -74,12 +74,12 @@ func TestRenderValues(t *testing.T) {
 }
 
 func TestRenderNumbers(t *testing.T) {
-	inv := mustParse(t, "n.yml", "all:\n  vars: {a: 0.1, b: 1e300, c: -7, d: 12345678901234567890}\n  hosts: {h: }\n")
+	inv := mustParse(t, "n.yml", "all:\n  vars: {a: 0.1, b: 1.0e+300, c: -7, d: 12345678901234567890, e: 3.0, f: 1e300}\n  hosts: {h: }\n")
 	var buf bytes.Buffer
 	if err := inv.Render(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"a = 0.1\n", "b = 1e+300\n", "c = -7\n", "d = 12345678901234567890\n"} {
+	for _, want := range []string{"a = 0.1\n", "b = 1e+300\n", "c = -7\n", "d = 12345678901234567890\n", "e = 3\n", "f = \"1e300\"\n"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("render lacks %q:\n%s", want, buf.String())
 		}

@@ -19,6 +19,7 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 		}
 	}
 	b.checkCycles()
+	prio := b.groupPriorities()
 	if b.diags.HasErrors() {
 		return nil, b.diags
 	}
@@ -54,11 +55,14 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 		g := b.groups[name]
 		children := append([]string(nil), g.children...)
 		sort.Strings(children)
+		vars, conn := copyVars(g.vars), g.conn
+		setVars(&vars, g.fileVars)
+		conn.over(g.fileConn)
 		inv.Groups[name] = &Group{
 			Name:       name,
 			Children:   children,
-			Vars:       copyVars(g.vars),
-			Connection: g.conn.c,
+			Vars:       vars,
+			Connection: conn.c,
 			DeclRange:  g.rng,
 		}
 	}
@@ -82,6 +86,9 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 			if di != dj {
 				return di < dj
 			}
+			if pi, pj := prio[order[i]], prio[order[j]]; pi != pj {
+				return pi < pj
+			}
 			return order[i] < order[j]
 		})
 		conn := b.defaults
@@ -93,6 +100,15 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 			g := b.groups[gname]
 			conn.over(g.conn)
 			setVars(&vars, g.vars)
+		}
+		// as Ansible: every group's group_vars/ after every group's
+		// inventory variables, "all" first, then in the same order
+		conn.over(all.fileConn)
+		setVars(&vars, all.fileVars)
+		for _, gname := range order {
+			g := b.groups[gname]
+			conn.over(g.fileConn)
+			setVars(&vars, g.fileVars)
 		}
 		conn.over(hd.conn)
 		setVars(&vars, hd.vars)

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -25,6 +26,9 @@ type yamlParser struct {
 	src      []byte
 	lines    []int // byte offset of each line start
 	budget   int
+	// json is set when the whole file is JSON, which Ansible's loader
+	// reads with json.loads before it tries YAML.
+	json bool
 }
 
 func parseYAML(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
@@ -37,7 +41,7 @@ func parseYAML(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 
 // newYAMLParser returns a parser of src filling b.
 func newYAMLParser(b *builder, filename string, src []byte) *yamlParser {
-	p := &yamlParser{b: b, filename: filename, dir: filepath.Dir(filename), src: src, budget: maxYAMLNodes}
+	p := &yamlParser{b: b, filename: filename, dir: filepath.Dir(filename), src: src, budget: maxYAMLNodes, json: json.Valid(src)}
 	p.lines = append(p.lines, 0)
 	for i, c := range src {
 		if c == '\n' {
@@ -50,6 +54,7 @@ func newYAMLParser(b *builder, filename string, src []byte) *yamlParser {
 // parseYAMLInto fills b from an Ansible YAML inventory; false when the
 // file is not YAML at all (b.diags says why).
 func parseYAMLInto(b *builder, filename string, src []byte) bool {
+	b.ansible = true
 	p := newYAMLParser(b, filename, src)
 	var doc yaml.Node
 	if err := unmarshalYAML(src, &doc); err != nil {
@@ -153,6 +158,11 @@ func (p *yamlParser) hosts(group string, n *yaml.Node) {
 		rng := p.nodeRange(k)
 		if k.Kind != yaml.ScalarNode {
 			p.b.errorf(rng, "Invalid host name", "A host name must be a string.")
+			continue
+		}
+		if tag := k.ShortTag(); tag == "!!int" || tag == "!!float" {
+			// as Ansible's yaml plugin: a number is not a host pattern
+			p.b.errorf(rng, "Invalid host name", "Host pattern %s must be a string: enclose integers and floats in quotes (%q).", k.Value, k.Value)
 			continue
 		}
 		hostPart, port, err := splitHostPort(k.Value)

@@ -46,7 +46,20 @@ func (p *yamlParser) value(n *yaml.Node, depth int) (cty.Value, error) {
 		}
 		return cty.ObjectVal(attrs), nil
 	}
-	return scalarValue(n), nil
+	return p.scalar(n), nil
+}
+
+// scalar resolves a scalar as Ansible does. A plain, untagged scalar
+// follows PyYAML's YAML 1.1 rules (yaml11Scalar), or JSON's when the file
+// is JSON; a quoted or tagged one its YAML tag.
+func (p *yamlParser) scalar(n *yaml.Node) cty.Value {
+	if n.Kind == yaml.ScalarNode && n.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+		if p.json {
+			return jsonScalar(n.Value)
+		}
+		return yaml11Scalar(n.Value)
+	}
+	return scalarValue(n)
 }
 
 // mapping adds the pairs of n to attrs, following "<<" merge keys.
