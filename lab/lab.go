@@ -15,6 +15,7 @@ import (
 	"github.com/provadev/prova/lab/scenario"
 	"github.com/provadev/prova/lab/sim"
 	"github.com/provadev/prova/lab/sim/all"
+	"github.com/provadev/prova/lab/sim/gpfs"
 	"github.com/provadev/prova/lab/sshserve"
 )
 
@@ -89,6 +90,11 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "nodes"), 0o755); err != nil {
 		return nil, fmt.Errorf("lab dir: %w", err)
+	}
+	if common, perNode := sc.GPFSConfig(); common != nil || perNode != nil {
+		if err := gpfs.Seed(dir, gpfs.Settings{Config: common, NodeConfig: perNode}); err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", sc.Filename, err)
+		}
 	}
 	client, err := sshserve.LoadOrCreateKey(filepath.Join(dir, "id_ed25519"), keyComment, true)
 	if err != nil {

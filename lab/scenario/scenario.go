@@ -24,6 +24,8 @@ type Scenario struct {
 	nodeBlocks map[string]*hcl.BodyContent
 	target     *model.NVMeoFTarget // nil: no NVMe-oF target (nvmeof.go)
 	extra      gdsCeph             // gds and ceph blocks (gds.go)
+	gpfsCommon map[string]string   // gpfs block (gpfs.go)
+	gpfsNodes  map[string]map[string]string
 }
 
 var rootSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "extends"}}, Blocks: []hcl.BlockHeaderSchema{
@@ -33,6 +35,7 @@ var rootSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "exten
 	{Type: "nvmeof_target"},
 	{Type: "gds"},
 	{Type: "ceph"},
+	{Type: "gpfs"},
 }}
 
 var clusterSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -115,6 +118,9 @@ func parse(filename string, src []byte, depth int) (*Scenario, hcl.Diagnostics) 
 		case "ceph":
 			seen["ceph\x00"] = &b.DefRange
 			diags = append(diags, s.decodeCeph(b.Body)...)
+		case "gpfs":
+			seen["gpfs\x00"] = &b.DefRange
+			diags = append(diags, s.decodeGPFS(b.Body)...)
 		case "node":
 			name := b.Labels[0]
 			if prev, dup := seen["node\x00"+name]; dup {

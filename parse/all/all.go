@@ -11,6 +11,7 @@ import (
 	"github.com/provadev/prova/parse/ibdev2netdev"
 	"github.com/provadev/prova/parse/ibstat"
 	"github.com/provadev/prova/parse/ibvdevinfo"
+	"github.com/provadev/prova/parse/iproute2"
 	"github.com/provadev/prova/parse/mpstat"
 	"github.com/provadev/prova/parse/nvme"
 	"github.com/provadev/prova/parse/nvtopo"
@@ -29,6 +30,7 @@ func Registry() *parse.Registry {
 		ibdev2netdev.Parsers(),
 		ibstat.Parsers(),
 		ibvdevinfo.Parsers(),
+		iproute2.Parsers(),
 		mpstat.Parsers(),
 		nvme.Parsers(),
 		nvtopo.Parsers(),

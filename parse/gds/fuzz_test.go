@@ -29,5 +29,6 @@ func fuzzParse[T any](f *testing.F, fn func([]byte) (*T, error)) {
 	})
 }
 
-func FuzzGdscheck(f *testing.F) { fuzzParse(f, ParseGdscheck) }
-func FuzzGdsio(f *testing.F)    { fuzzParse(f, ParseGdsio) }
+func FuzzGdscheck(f *testing.F)  { fuzzParse(f, ParseGdscheck) }
+func FuzzGdsio(f *testing.F)     { fuzzParse(f, ParseGdsio) }
+func FuzzNvfsStats(f *testing.F) { fuzzParse(f, ParseNvfsStats) }

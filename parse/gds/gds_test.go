@@ -235,6 +235,7 @@ func TestEverySampleExercised(t *testing.T) {
 		"gds/gdscheck-py-v-version-doc-sample.txt":                     true,
 		"gds/gdsio-read-gpud-cpuonly-cpu_gpu-and-gdsio_verify.txt":     true,
 		"gds/cufile-json-default-nvidia-config-guide.txt":              true,
+		sNvfs: true,
 	}
 	for _, rel := range samples.Glob(t, "gds/*") {
 		if !used[rel] {

@@ -33,10 +33,13 @@ type attr struct {
 // attrs is the catalogue of attributes the simulator knows. mmchconfig
 // refuses any other name.
 var attrs = map[string]attr{
-	"verbsRdma":                    {def: "disable", kind: kindEnum, values: []string{"enable", "disable"}},
-	"verbsRdmaSend":                {def: "no", kind: kindYesNo},
-	"verbsRdmaCm":                  {def: "disable", kind: kindEnum, values: []string{"enable", "disable"}},
-	"verbsPorts":                   {kind: kindPorts},
+	"verbsRdma":     {def: "disable", kind: kindEnum, values: []string{"enable", "disable"}},
+	"verbsRdmaSend": {def: "no", kind: kindYesNo},
+	"verbsRdmaCm":   {def: "disable", kind: kindEnum, values: []string{"enable", "disable"}},
+	"verbsPorts":    {kind: kindPorts},
+	// IBM Storage Scale's switch for GPUDirect Storage reads (5.1.2+);
+	// IBM requires it with verbsRdma and verbsRdmaSend on GDS clients.
+	"verbsGPUDirectStorage":        {def: "no", kind: kindYesNo},
 	"pagepool":                     {def: "1G", kind: kindSize},
 	"pagepoolMaxPhysMemPct":        {def: "75", kind: kindInt},
 	"maxMBpS":                      {def: "2048", kind: kindInt, immediate: true},

@@ -1,0 +1,81 @@
+package iproute2
+
+import (
+	"net/netip"
+	"regexp"
+	"strings"
+
+	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
+)
+
+// Addr is one address line.
+type Addr struct {
+	Index     int    `json:"index"`
+	Interface string `json:"interface"` // ib0; an alias label (ib0:1) as printed
+	Family    string `json:"family"`    // inet or inet6
+	Address   string `json:"address"`   // 10.0.0.207, without the prefix length
+	Prefix    int    `json:"prefix"`
+	Scope     string `json:"scope,omitempty"`
+}
+
+// Addrs is the output of ip -o addr show.
+type Addrs struct {
+	Addrs []Addr `json:"addrs"`
+}
+
+// Interface returns the interface that holds address a ("" when none).
+func (r *Addrs) Interface(a string) string {
+	want, err := netip.ParseAddr(strings.TrimSpace(a))
+	if err != nil {
+		return ""
+	}
+	for _, x := range r.Addrs {
+		if got, err := netip.ParseAddr(x.Address); err == nil && got == want {
+			return x.Interface
+		}
+	}
+	return ""
+}
+
+var lineRe = regexp.MustCompile(`^(\d+):\s+(\S+)\s+(inet6?)\s+(\S+)(.*)$`)
+
+// ParseAddr reads `ip -o addr show` (or `ip -o -4 addr`).
+func ParseAddr(data []byte) (*Addrs, error) {
+	const tool = "ip -o addr"
+	if err := parse.Complete(tool, data); err != nil {
+		return nil, err
+	}
+	r := &Addrs{Addrs: []Addr{}}
+	for i, raw := range text.Lines(data) {
+		line := strings.TrimSpace(raw)
+		if line == "" {
+			continue
+		}
+		m := lineRe.FindStringSubmatch(line)
+		if m == nil {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "not an 'N: IFACE inet ADDR/LEN ...' line"}
+		}
+		p, err := netip.ParsePrefix(m[4])
+		if err != nil {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "bad address " + m[4]}
+		}
+		a := Addr{Interface: m[2], Family: m[3], Address: p.Addr().String(), Prefix: p.Bits()}
+		if why := text.IntInto(m[1], &a.Index, "interface index"); why != "" {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: why}
+		}
+		f := strings.Fields(m[5])
+		for k := 0; k+1 < len(f); k++ {
+			if f[k] == "scope" {
+				a.Scope = f[k+1]
+			}
+		}
+		r.Addrs = append(r.Addrs, a)
+	}
+	return r, nil
+}
+
+// Parsers returns the `prova parse` entries of this package.
+func Parsers() []parse.Parser {
+	return []parse.Parser{{Name: "ip-addr", Command: "ip -o addr show", Parse: parse.Typed(ParseAddr)}}
+}
