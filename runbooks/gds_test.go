@@ -13,6 +13,7 @@ import (
 	"github.com/provadev/prova/modules/assert"
 	"github.com/provadev/prova/modules/cephmessenger"
 	"github.com/provadev/prova/modules/gdscheck"
+	"github.com/provadev/prova/modules/gdsgpfs"
 	"github.com/provadev/prova/modules/gputopology"
 	"github.com/provadev/prova/modules/rdmaports"
 	"github.com/provadev/prova/modules/shell"
@@ -26,7 +27,7 @@ const (
 
 func gdsRegistry() *module.Registry {
 	r := module.NewRegistry()
-	for _, m := range []module.Module{shell.New(), assert.New(), rdmaports.New(), gdscheck.New(), gputopology.New(), cephmessenger.New()} {
+	for _, m := range []module.Module{shell.New(), assert.New(), rdmaports.New(), gdscheck.New(), gdsgpfs.New(), gputopology.New(), cephmessenger.New()} {
 		r.Register(m)
 	}
 	return r
@@ -105,6 +106,10 @@ func TestGDSReadyLab(t *testing.T) {
 			measured["file system supported by GDS"] != "gpfs supported" || measured["RDMA ports Active"] != "mlx5_0/1, mlx5_1/1" || measured["GPU present"] != "4 GPU(s)" {
 			t.Errorf("%s measured %v", h, measured)
 		}
+		if f := gdsStatus(t, r, "gpfs_gds_settings", h); f.Status != event.OK || len(f.Checks) != 5 ||
+			f.Checks[4].Measured != "verbsPorts mlx5_0/1 mlx5_1/1; cuFile mlx5_0/1 mlx5_1/1" {
+			t.Errorf("%s GPFS GDS settings: %s %s %+v", h, f.Status, f.Message, f.Checks)
+		}
 		ev := gdsStatus(t, r, "gds", h).Evidence["gdscheck -p"]
 		if !strings.Contains(ev, " GDS release version: 1.16.0.49\n") || !strings.Contains(ev, " IBM Spectrum Scale : dmabuf, compat\n") {
 			t.Errorf("%s evidence %q", h, ev)
@@ -129,6 +134,13 @@ func TestGDSFaultsLab(t *testing.T) {
 		{"gds-no-gpu.hcl", "gds_ready", event.Failed, "gds02: gdscheck reports no GPU"},
 		{"gds-numa-sys.hcl", "gpu_near_nic", event.Warned, "gds02: GPU0, GPU1 reach no RDMA NIC under their PCIe switch"},
 		{"gds-not-installed.hcl", "gds_ready", event.Failed, "gds02: /usr/local/cuda/gds/tools/gdscheck not found: GPUDirect Storage is not installed"},
+		// Issue 19.5: gdscheck, cufile.json and the topology are all fine;
+		// the old checks passed this node, but GPFS itself has GDS off.
+		{"gds-gpfs-settings.hcl", "gpfs_gds_settings", event.Failed, "gds02: GPFS verbsGPUDirectStorage is 0: GPFS serves no GDS read"},
+		{"gds-verbsports.hcl", "gpfs_gds_settings", event.Failed, "gds02: verbsPorts (mlx5_0/1) does not list mlx5_1/1, which cuFile uses for rdma_dev_addr_list"},
+		// Issue 19.7: judged against every NIC, each GPU has a PIX one; cuFile
+		// only uses mlx5_0, which GPU2 and GPU3 reach across NUMA nodes.
+		{"gds-cufile-one-nic.hcl", "gpu_near_nic", event.Warned, "gds02: GPU2, GPU3 reach no RDMA NIC under their PCIe switch (GPU0-mlx5_0 PIX, GPU1-mlx5_0 PXB, GPU2-mlx5_0 SYS, GPU3-mlx5_0 SYS; judged against the NICs of cuFile's rdma_dev_addr_list)"},
 	} {
 		t.Run(c.scenario, func(t *testing.T) {
 			t.Parallel()

@@ -59,3 +59,16 @@ defaults {
     pcie    = { mlx5_1 = "PXB" }
   }
 }
+
+# IBM Storage Scale's GDS settings (IBM Storage Scale 5.2, "Configuring
+# GPUDirect Storage for IBM Storage Scale"), as if set with mmchconfig
+# before the daemons started. verbsPorts names both ports: cufile.json
+# lists the addresses of both (ib0 10.10.0.N, ib1 10.11.0.N).
+gpfs {
+  config = {
+    verbsRdma             = "enable"
+    verbsRdmaSend         = "yes"
+    verbsGPUDirectStorage = "yes"
+    verbsPorts            = "mlx5_0/1 mlx5_1/1"
+  }
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 )
 
@@ -103,4 +104,36 @@ func (c *Ceph) Conf() string {
 		fmt.Fprintf(&b, "\n[%s]\n%s", c.Section, ms.String())
 	}
 	return b.String()
+}
+
+// PortAddress is the IPv4 address of the netdev of port p of the node's
+// HCA number hca (0-based, scenario order): the data address for the first
+// HCA, the same host part one second octet up for each further HCA (10.10.0.1,
+// 10.11.0.1, ...), the second port of an HCA two up. Text only, never
+// contacted; "" when the node has no data address or the port no netdev.
+func (n *Node) PortAddress(hca int, p Port) string {
+	if p.Netdev == "" || n.DataAddress == "" {
+		return ""
+	}
+	a, err := netip.ParseAddr(n.DataAddress)
+	if err != nil || !a.Is4() {
+		return ""
+	}
+	b := a.As4()
+	b[1] += byte(hca + (p.Num-1)*len(n.HCAs))
+	return netip.AddrFrom4(b).String()
+}
+
+// RDMAAddresses are the addresses of the node's Active RDMA ports, in
+// scenario order: what a configured cufile.json lists in rdma_dev_addr_list.
+func (n *Node) RDMAAddresses() []string {
+	var out []string
+	for i, h := range n.HCAs {
+		for _, p := range h.Ports {
+			if a := n.PortAddress(i, p); a != "" && p.State == "Active" {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }

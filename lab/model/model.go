@@ -23,7 +23,9 @@ type Node struct {
 	IOMMU       bool     `json:"iommu"`
 	NvidiaFS    bool     `json:"nvidia_fs"`
 	// Cufile is the node's /etc/cufile.json: "" or "configured" (NVIDIA's
-	// default file with rdma_dev_addr_list set to the node's data address),
+	// default file with rdma_dev_addr_list set to the addresses of the
+	// node's Active RDMA ports, PortAddress), "first_nic" (only the first
+	// of them),
 	// "default" (NVIDIA's default as installed: rdma_dev_addr_list empty),
 	// "force_compat" (configured, plus force_compat_mode) or "absent".
 	Cufile      string   `json:"cufile,omitempty"`

@@ -101,9 +101,9 @@ func applyNode(c *hcl.BodyContent, n *model.Node, hcas *[]*hcaSpec, gpus *[]*mod
 	a.str("ofed", &n.OFED, &diags)
 	a.boolean("iommu", &n.IOMMU, &diags)
 	a.boolean("nvidia_fs", &n.NvidiaFS, &diags)
-	if a.str("cufile", &n.Cufile, &diags) && !slices.Contains([]string{"configured", "default", "force_compat", "absent"}, n.Cufile) {
+	if a.str("cufile", &n.Cufile, &diags) && !slices.Contains([]string{"configured", "default", "first_nic", "force_compat", "absent"}, n.Cufile) {
 		diags = append(diags, a.diag("cufile", "Invalid value for cufile",
-			`cufile must be "configured", "default" (NVIDIA's file as installed: no rdma_dev_addr_list), "force_compat" or "absent".`))
+			`cufile must be "configured", "default" (NVIDIA's file as installed: no rdma_dev_addr_list), "first_nic" (only the first RDMA port's address), "force_compat" or "absent".`))
 	}
 	a.list("filesystems", &n.FileSystems, &diags)
 	a.num("nvme_drives", &n.NVMeDrives, 0, 64, &diags)

@@ -11,6 +11,7 @@ import (
 	"github.com/provadev/prova/modules/compare"
 	"github.com/provadev/prova/modules/copy"
 	"github.com/provadev/prova/modules/gdscheck"
+	"github.com/provadev/prova/modules/gdsgpfs"
 	"github.com/provadev/prova/modules/gpfsconfig"
 	"github.com/provadev/prova/modules/gpfslog"
 	"github.com/provadev/prova/modules/gpfsrestart"
@@ -38,6 +39,7 @@ func Registry() *module.Registry {
 		assert.New(),
 		rdmalat.New(),
 		gdscheck.New(),
+		gdsgpfs.New(),
 		gputopology.New(),
 		cephmessenger.New(),
 		rdmaports.New(),

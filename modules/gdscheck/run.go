@@ -65,6 +65,12 @@ func (c *Check) Apply(ctx context.Context, req module.ApplyRequest) (module.Appl
 			return resp, err
 		}
 		judge(&o, check, cf, cfErr, a.Filesystem, cmd.Stdout)
+		if len(o.RDMADevAddrList) > 0 {
+			o.RDMADevices, o.RDMAAddrUnmapped, err = mapAddresses(ctx, req.Host, o.RDMADevAddrList, resp.Evidence)
+			if err != nil {
+				return resp, err
+			}
+		}
 	}
 	resp.Outputs, err = module.Encode(o, outputsType)
 	if err != nil {
@@ -105,6 +111,8 @@ type result struct {
 	CompatForced     *bool            `cty:"compat_forced"`
 	CompatAllowed    *bool            `cty:"compat_allowed"`
 	RDMADevAddrList  []string         `cty:"rdma_dev_addr_list"`
+	RDMADevices      []string         `cty:"rdma_devices"`
+	RDMAAddrUnmapped []string         `cty:"rdma_addr_unmapped"`
 	GPUsWithoutGDS   []int            `cty:"gpus_without_gds"`
 	PlatformVerified bool             `cty:"platform_verified"`
 	Warnings         []string         `cty:"warnings"`
@@ -116,7 +124,8 @@ var fsAliases = map[string]string{"vast": "NFS", "wekafs": "WekaFS", "exascaler"
 
 func outputs(c *gds.Check, fs *string) result {
 	r := result{Installed: !c.NotInstalled, Filesystems: map[string]fsOut{}, RDMA: []string{}, GPUs: []gpuOut{}, Warnings: []string{},
-		IOMMU: "unknown", DataPath: pathUnkown, DataPathReasons: []string{}, RDMADevAddrList: []string{}, GPUsWithoutGDS: []int{}}
+		IOMMU: "unknown", DataPath: pathUnkown, DataPathReasons: []string{}, RDMADevAddrList: []string{}, GPUsWithoutGDS: []int{},
+		RDMADevices: []string{}, RDMAAddrUnmapped: []string{}}
 	if c.NotInstalled {
 		return r
 	}

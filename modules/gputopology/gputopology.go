@@ -74,7 +74,7 @@ func (*Topology) Doc() module.Doc {
 			"matrix":       "Relations by row and column device (GPU0, mlx5_0 ...; NICn columns renamed from the NIC Legend): X, PIX, PXB, PHB, NODE, SYS or NV#.",
 			"nearest":      "Per GPU its nearest considered NIC: [{gpu, nic, relation}], ties to the NIC printed first.",
 			"all_near":     "True when there is a GPU and every GPU's nearest considered NIC is PIX or PXB (same PCIe switch).",
-			"far":          "GPUs whose nearest considered NIC is NODE or SYS: peer-to-peer traffic crosses the host bridges or the NUMA interconnect.",
+			"far":          "GPUs whose nearest considered NIC is PHB, NODE or SYS (anything but PIX/PXB): peer-to-peer traffic crosses the CPU's host bridge, the host bridges or the NUMA interconnect.",
 			"no_nic":       "GPUs with no considered NIC in the matrix at all.",
 			"missing_nics": "Entries of nics that the matrix does not show.",
 		},

@@ -156,3 +156,15 @@ func TestErrors(t *testing.T) {
 func cell(m map[string]cty.Value, row, col string) string {
 	return m[row].Index(cty.StringVal(col)).AsString()
 }
+
+// Issue 19.7: a GPU whose nearest NIC is PHB fails all_near and must be
+// named in far, or the warning reads "reach no RDMA NIC" with no GPU in it.
+func TestPHBNamed(t *testing.T) {
+	o := run(t, `nics = ["mlx5_0"]`, func(h *moduletest.FakeHost) {
+		h.Reply(cmd, moduletest.Reply{Stdout: "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n" +
+			"GPU0\t X \tSYS\tPHB\t0-31\t0\t\tN/A\nGPU1\tSYS\t X \tPIX\t32-63\t1\t\tN/A\nNIC0\tPHB\tPIX\t X\n\nLegend:\n\n  X    = Self\n\nNIC Legend:\n\n  NIC0: mlx5_0\n"})
+	})
+	if o.AllNear || o.Far != "GPU0" || o.Nearest != "GPU0=mlx5_0:PHB GPU1=mlx5_0:PIX" {
+		t.Errorf("PHB: %+v", o)
+	}
+}

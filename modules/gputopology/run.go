@@ -129,10 +129,11 @@ func judge(m *nvtopo.Matrix, want []string) result {
 		}
 		rel := m.Relation(g, best)
 		r.Nearest = append(r.Nearest, near{GPU: g, NIC: name(best), Relation: rel})
+		// Issue 19.7: a GPU whose nearest NIC is PHB is as far for GDS as
+		// one at NODE (traffic through the CPU's host bridge), so it is
+		// named with them.
 		if rel != "PIX" && rel != "PXB" {
 			r.AllNear = false
-		}
-		if rel == "NODE" || nvtopo.Rank(rel) == nvtopo.Rank("SYS") {
 			r.Far = append(r.Far, g)
 		}
 	}

@@ -44,9 +44,12 @@ step "gdscheck" "gds" {
   filesystem = var.filesystem
 }
 
+# GPU proximity is judged against the NICs GDS traffic will use: the
+# storage ports named in rdma_ports, else the RDMA ports that hold cuFile's
+# rdma_dev_addr_list (gdscheck maps them), else every NIC in the matrix.
 step "gpu_topology" "topo" {
   hosts = local.gds_hosts
-  nics  = length(var.rdma_ports) > 0 ? var.rdma_ports : null
+  nics  = length(var.rdma_ports) > 0 ? var.rdma_ports : (length(step.gds.rdma_devices) > 0 ? step.gds.rdma_devices : null)
 }
 
 step "rdma_ports" "gds_ports" {
@@ -64,7 +67,7 @@ step "assert" "gpu_near_nic" {
     condition     = step.topo.all_near
     measured      = join(", ", concat([for n in step.topo.nearest : "${n.gpu}-${n.nic} ${n.relation}"], [for g in step.topo.no_nic : "${g}-none"]))
     threshold     = "PIX or PXB"
-    error_message = "${host.name}: ${join(", ", concat(step.topo.far, step.topo.no_nic))} reach no RDMA NIC under their PCIe switch (${join(", ", [for n in step.topo.nearest : "${n.gpu}-${n.nic} ${n.relation}"])}): GDS traffic crosses the host bridges or NUMA nodes and loses most of its gain"
+    error_message = "${host.name}: ${join(", ", concat(step.topo.far, step.topo.no_nic))} reach no RDMA NIC under their PCIe switch (${join(", ", [for n in step.topo.nearest : "${n.gpu}-${n.nic} ${n.relation}"])}; judged against ${length(var.rdma_ports) > 0 ? "rdma_ports" : (length(step.gds.rdma_devices) > 0 ? "the NICs of cuFile's rdma_dev_addr_list" : "every NIC")}): GDS traffic crosses the host bridges or NUMA nodes and loses most of its gain"
   }
 }
 
@@ -137,5 +140,54 @@ step "assert" "gds_ready" {
     measured      = length(step.gds.gpus_without_gds) == 0 ? "all ${length(step.gds.gpus)}" : "not: GPU ${join(", ", [for g in step.gds.gpus_without_gds : tostring(g)])}"
     threshold     = "supports GDS (BAR1)"
     error_message = "${host.name}: GPU ${join(", ", [for g in step.gds.gpus_without_gds : tostring(g)])} not reported as supporting GDS: I/O to them uses compatibility mode"
+  }
+}
+
+# IBM Storage Scale's own GDS settings on GPFS clients (IBM Storage Scale
+# 5.2 "Configuring GPUDirect Storage for IBM Storage Scale"): read from the
+# running daemon, with verbsPorts checked against the NICs cuFile uses.
+step "gds_gpfs" "gds_gpfs" {
+  hosts        = local.gds_hosts
+  when         = var.filesystem == "gpfs" && step.gds.installed
+  rdma_devices = step.gds.rdma_devices
+}
+
+step "assert" "gpfs_gds_settings" {
+  hosts = local.gds_hosts
+  when  = var.filesystem == "gpfs" && step.gds.installed
+  check {
+    name          = "GPFS verbsGPUDirectStorage"
+    condition     = step.gds_gpfs.gds_enabled
+    measured      = step.gds_gpfs.daemon_running ? step.gds_gpfs.settings["verbsGPUDirectStorage"] : "daemon not running"
+    threshold     = "yes (in the running daemon)"
+    error_message = "${host.name}: GPFS verbsGPUDirectStorage is ${lookup(step.gds_gpfs.settings, "verbsGPUDirectStorage", "not in effect (daemon not running)")}: GPFS serves no GDS read over RDMA into GPU memory (mmchconfig verbsGPUDirectStorage=yes, with GPFS stopped on all nodes)"
+  }
+  check {
+    name          = "GPFS verbsRdma"
+    condition     = step.gds_gpfs.verbs_rdma
+    measured      = lookup(step.gds_gpfs.settings, "verbsRdma", "daemon not running")
+    threshold     = "enable"
+    error_message = "${host.name}: GPFS verbsRdma is ${lookup(step.gds_gpfs.settings, "verbsRdma", "not in effect")}: GDS on Storage Scale needs RDMA"
+  }
+  check {
+    name          = "GPFS verbsRdmaSend"
+    condition     = step.gds_gpfs.verbs_rdma_send
+    measured      = lookup(step.gds_gpfs.settings, "verbsRdmaSend", "daemon not running")
+    threshold     = "yes"
+    error_message = "${host.name}: GPFS verbsRdmaSend is ${lookup(step.gds_gpfs.settings, "verbsRdmaSend", "not in effect")}: IBM requires verbsRdmaSend=yes for GDS"
+  }
+  check {
+    name          = "GPFS minReleaseLevel"
+    condition     = step.gds_gpfs.min_release_ok
+    measured      = lookup(step.gds_gpfs.settings, "minReleaseLevel", "not set")
+    threshold     = ">= 5.1.2"
+    error_message = "${host.name}: GPFS minReleaseLevel ${lookup(step.gds_gpfs.settings, "minReleaseLevel", "not set")} is older than 5.1.2, the first with GDS"
+  }
+  check {
+    name          = "verbsPorts holds cuFile's RDMA NICs"
+    condition     = step.gds_gpfs.ports_match
+    measured      = "verbsPorts ${join(" ", step.gds_gpfs.verbs_ports)}; cuFile ${length(step.gds.rdma_devices) > 0 ? join(" ", step.gds.rdma_devices) : "none mapped"}${length(step.gds.rdma_addr_unmapped) > 0 ? " (unmapped: ${join("; ", step.gds.rdma_addr_unmapped)})" : ""}"
+    threshold     = "every device of rdma_dev_addr_list in verbsPorts"
+    error_message = length(step.gds.rdma_devices) == 0 ? "${host.name}: no RDMA device holds an address of cuFile's rdma_dev_addr_list (${length(step.gds.rdma_dev_addr_list) > 0 ? join("; ", step.gds.rdma_addr_unmapped) : "the list is empty"}): verbsPorts cannot match it" : "${host.name}: verbsPorts (${join(" ", step.gds_gpfs.verbs_ports)}) does not list ${join(", ", step.gds_gpfs.ports_missing)}, which cuFile uses for rdma_dev_addr_list: GDS I/O through it fails with an I/O error in mmfs.log"
   }
 }

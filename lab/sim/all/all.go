@@ -23,6 +23,7 @@ func Table() (*sim.Table, error) {
 		rdma.IbvDevinfo(),
 		rdma.IbvDevices(),
 		rdma.RdmaTool(),
+		rdma.IP(),
 		mpstat.Tool(),
 		nvsmi.Tool(),
 		nvme.Tool(),

@@ -9,16 +9,32 @@ import (
 
 // CufileJSON is the node's /etc/cufile.json as the GDS packages install it
 // (NVIDIA's default file: JSON with // comments, trimmed to the sections
-// that matter here), with rdma_dev_addr_list set to the node's data
-// address unless the scenario asks for the file as installed ("default").
+// that matter here), with rdma_dev_addr_list set to the addresses of the
+// node's Active RDMA ports unless the scenario asks for the file as
+// installed ("default") or with the first port's address only
+// ("first_nic").
 // ok is false when the node has no GDS or the scenario says "absent".
 func CufileJSON(n *model.Node) (text string, ok bool) {
 	if n.GDS == nil || n.Cufile == "absent" {
 		return "", false
 	}
+	var list []string
+	switch n.Cufile {
+	case "default":
+	case "first_nic":
+		if a := n.RDMAAddresses(); len(a) > 0 {
+			list = a[:1]
+		}
+	default:
+		list = n.RDMAAddresses()
+	}
 	addrs := "[]"
-	if n.Cufile != "default" && n.DataAddress != "" {
-		addrs = fmt.Sprintf("[ %q ]", n.DataAddress)
+	if len(list) > 0 {
+		q := make([]string, len(list))
+		for i, a := range list {
+			q[i] = fmt.Sprintf("%q", a)
+		}
+		addrs = "[ " + strings.Join(q, ", ") + " ]"
 	}
 	force := ""
 	if n.Cufile == "force_compat" {

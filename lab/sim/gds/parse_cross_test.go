@@ -89,10 +89,16 @@ func checkParsed(t *testing.T, name string, n *model.Node, c *gds.Check) {
 }
 
 // The lab's cufile.json reads as cuFile's configuration: configured nodes
-// list their data address, "default" is NVIDIA's file as installed.
+// list the addresses of their Active RDMA ports (one second octet up per
+// HCA; a Down port is left out), "first_nic" only the first, "default" is
+// NVIDIA's file as installed.
 func TestCufileParsed(t *testing.T) {
-	n := &model.Node{Name: "gds01", DataAddress: "10.10.0.1", GDS: &model.GDS{Release: "1.16.0.49"}}
-	for mode, want := range map[string]string{"": "10.10.0.1", "configured": "10.10.0.1", "default": "", "force_compat": "10.10.0.1"} {
+	port := func(netdev, state string) model.Port { return model.Port{Num: 1, Netdev: netdev, State: state} }
+	n := &model.Node{Name: "gds01", DataAddress: "10.10.0.1", GDS: &model.GDS{Release: "1.16.0.49"}, HCAs: []model.HCA{
+		{Name: "mlx5_0", Ports: []model.Port{port("ib0", "Active")}}, {Name: "mlx5_1", Ports: []model.Port{port("ib1", "Active")}},
+		{Name: "mlx5_2", Ports: []model.Port{port("ib2", "Down")}}}}
+	both := "10.10.0.1,10.11.0.1"
+	for mode, want := range map[string]string{"": both, "configured": both, "default": "", "force_compat": both, "first_nic": "10.10.0.1"} {
 		n.Cufile = mode
 		text, ok := CufileJSON(n)
 		c, err := gds.ParseCufile([]byte(text))
