@@ -60,6 +60,9 @@ func writeNodeFiles(nodeDir, labDir, binary string, n *model.Node, table *sim.Ta
 	if text, ok := gds.CufileJSON(n); ok {
 		files["etc/cufile.json"] = text
 	}
+	if text, ok := gds.InitialNvfsStats(n); ok {
+		files[strings.TrimPrefix(gds.StatsPath, "/")] = text
+	}
 	for i := 0; i < n.NVMeDrives; i++ {
 		files[fmt.Sprintf("dev/nvme%d", i)] = ""
 		files[fmt.Sprintf("dev/nvme%dn1", i)] = ""

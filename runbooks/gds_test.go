@@ -14,6 +14,7 @@ import (
 	"github.com/provadev/prova/modules/cephmessenger"
 	"github.com/provadev/prova/modules/gdscheck"
 	"github.com/provadev/prova/modules/gdsgpfs"
+	"github.com/provadev/prova/modules/gdsread"
 	"github.com/provadev/prova/modules/gputopology"
 	"github.com/provadev/prova/modules/rdmaports"
 	"github.com/provadev/prova/modules/shell"
@@ -27,7 +28,7 @@ const (
 
 func gdsRegistry() *module.Registry {
 	r := module.NewRegistry()
-	for _, m := range []module.Module{shell.New(), assert.New(), rdmaports.New(), gdscheck.New(), gdsgpfs.New(), gputopology.New(), cephmessenger.New()} {
+	for _, m := range []module.Module{shell.New(), assert.New(), rdmaports.New(), gdscheck.New(), gdsgpfs.New(), gdsread.New(), gputopology.New(), cephmessenger.New()} {
 		r.Register(m)
 	}
 	return r
@@ -68,6 +69,10 @@ func gdsLab(t *testing.T, name, rb string, vars ...string) runbooktest.Result {
 	return runbooktest.Run(t, l, rb, runbooktest.Options{Registry: gdsRegistry(), Vars: vars})
 }
 
+// gdsTestFile is the file the runbook's gds_read step reads on the lab's
+// GPFS mount.
+const gdsTestFile = "/gpfs/fs0/gds-check/64M.bin"
+
 // gdsStatus is the status and message of step on host.
 func gdsStatus(t *testing.T, r runbooktest.Result, step, host string) event.HostFinished {
 	t.Helper()
@@ -82,7 +87,7 @@ func gdsStatus(t *testing.T, r runbooktest.Result, step, host string) event.Host
 
 func TestGDSReadyLab(t *testing.T) {
 	t.Parallel()
-	r := gdsLab(t, "gds-ready.hcl", gdsRunbook, `rdma_ports=["mlx5_0/1","mlx5_1/1"]`)
+	r := gdsLab(t, "gds-ready.hcl", gdsRunbook, `rdma_ports=["mlx5_0/1","mlx5_1/1"]`, "gds_test_file="+gdsTestFile)
 	if r.Outcome.Failed {
 		t.Fatalf("ready nodes failed:\n%s", r.Describe())
 	}
@@ -109,6 +114,13 @@ func TestGDSReadyLab(t *testing.T) {
 		if f := gdsStatus(t, r, "gpfs_gds_settings", h); f.Status != event.OK || len(f.Checks) != 5 ||
 			f.Checks[4].Measured != "verbsPorts mlx5_0/1 mlx5_1/1; cuFile mlx5_0/1 mlx5_1/1" {
 			t.Errorf("%s GPFS GDS settings: %s %s %+v", h, f.Status, f.Message, f.Checks)
+		}
+		if f := gdsStatus(t, r, "gds_mount_read", h); f.Status != event.OK ||
+			f.Checks[0].Measured != "gpu_direct: nvidia-fs counted 64 of the 64 MiB read (64 reads into GPU memory)" {
+			t.Errorf("%s mount read: %s %s %+v", h, f.Status, f.Message, f.Checks)
+		}
+		if f := gdsStatus(t, r, "gds_mount_read_proven", h); f.Status != event.OK {
+			t.Errorf("%s proven: %s %s", h, f.Status, f.Message)
 		}
 		ev := gdsStatus(t, r, "gds", h).Evidence["gdscheck -p"]
 		if !strings.Contains(ev, " GDS release version: 1.16.0.49\n") || !strings.Contains(ev, " IBM Spectrum Scale : dmabuf, compat\n") {
@@ -140,11 +152,17 @@ func TestGDSFaultsLab(t *testing.T) {
 		{"gds-verbsports.hcl", "gpfs_gds_settings", event.Failed, "gds02: verbsPorts (mlx5_0/1) does not list mlx5_1/1, which cuFile uses for rdma_dev_addr_list"},
 		// Issue 19.7: judged against every NIC, each GPU has a PIX one; cuFile
 		// only uses mlx5_0, which GPU2 and GPU3 reach across NUMA nodes.
+		// Issue 19.5, per mount: gdsio reads "GPUD" either way; nvidia-fs's
+		// counters show the bytes did not go to GPU memory directly.
+		{"gds-gpfs-settings.hcl", "gds_mount_read", event.Failed, "gds02: gdsio read of " + gdsTestFile + " did not go GPU-direct: nvidia-fs counted 0 of the 64 MiB read: compatibility mode, through host memory"},
+		{"gds-compat.hcl", "gds_mount_read", event.Failed, "gds02: gdsio read of " + gdsTestFile + " did not go GPU-direct: nvidia-fs counted 0 of the 64 MiB"},
+		{"gds-verbsports.hcl", "gds_mount_read", event.Failed, "gds02: gdsio read of " + gdsTestFile + " failed: gdsio failed on gds02 (status 1): Error: IO failed"},
+		{"gds-io-stats-off.hcl", "gds_mount_read_proven", event.Warned, "gds02: no evidence the read of " + gdsTestFile + " went GPU-direct: nvidia-fs IO stats are disabled"},
 		{"gds-cufile-one-nic.hcl", "gpu_near_nic", event.Warned, "gds02: GPU2, GPU3 reach no RDMA NIC under their PCIe switch (GPU0-mlx5_0 PIX, GPU1-mlx5_0 PXB, GPU2-mlx5_0 SYS, GPU3-mlx5_0 SYS; judged against the NICs of cuFile's rdma_dev_addr_list)"},
 	} {
-		t.Run(c.scenario, func(t *testing.T) {
+		t.Run(c.scenario+"/"+c.step, func(t *testing.T) {
 			t.Parallel()
-			r := gdsLab(t, c.scenario, gdsRunbook)
+			r := gdsLab(t, c.scenario, gdsRunbook, "gds_test_file="+gdsTestFile)
 			f := gdsStatus(t, r, c.step, "gds02")
 			if f.Status != c.status || !strings.Contains(f.Message, c.want) {
 				t.Errorf("gds02 %s: %s %q, want %s %q\n%s", c.step, f.Status, f.Message, c.status, c.want, r.Describe())

@@ -10,7 +10,8 @@ cluster {
 }
 
 gds {
-  version = "1.16" # "1.14" and "1.15" print Supported/Unsupported instead of capability lists
+  version  = "1.16" # "1.14" and "1.15" print Supported/Unsupported instead of capability lists
+  io_stats = true   # nvidia-fs rw_stats_enabled=1: /proc/driver/nvidia-fs/stats counts reads
 }
 
 defaults {

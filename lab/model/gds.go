@@ -18,6 +18,10 @@ type GDS struct {
 	NvidiaFSVersion string `json:"nvidia_fs_version"`
 	// LibcufileVersion is the cuFile library version ("2.12").
 	LibcufileVersion string `json:"libcufile_version"`
+	// IOStats is nvidia-fs's rw_stats_enabled: only with it do the Reads
+	// and Writes lines of /proc/driver/nvidia-fs/stats count operations and
+	// MiB. The module's default is off.
+	IOStats bool `json:"io_stats,omitempty"`
 }
 
 // GDSReleases are the releases a scenario may name by major.minor, with the

@@ -122,8 +122,8 @@ func (m *mounter) place(src, dst string) error {
 	if err != nil {
 		return fmt.Errorf("nsexec: %w", err)
 	}
-	if strings.HasPrefix(dst, "/proc/") && !exists(dst) {
-		return nil // procfs cannot be grafted; the real kernel has no such file
+	if strings.HasPrefix(dst, "/proc/") && !exists(dst) && !graftableProc(dst) {
+		return nil // procfs itself cannot be grafted; the real kernel has no such file
 	}
 	if !exists(dst) {
 		if err := m.graft(filepath.Dir(dst)); err != nil {
@@ -142,6 +142,16 @@ func (m *mounter) place(src, dst string) error {
 		return fmt.Errorf("nsexec: bind %s: %w", dst, err)
 	}
 	return nil
+}
+
+// graftableProc reports whether dst lies below a directory of procfs that
+// a tmpfs may cover (/proc/driver, always there: the kernel creates it):
+// nvidia-fs's /proc/driver/nvidia-fs/stats is shown that way. /proc itself
+// and per-process directories are never covered.
+func graftableProc(dst string) bool {
+	rest, _ := strings.CutPrefix(dst, "/proc/")
+	top, _, nested := strings.Cut(rest, "/")
+	return nested && top == "driver" && isDir("/proc/driver")
 }
 
 // graft covers dir with a tmpfs holding bind mounts of all its original

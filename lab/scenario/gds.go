@@ -12,10 +12,11 @@ import (
 // The gds block chooses the GPUDirect Storage release every node has
 // (version "1.14", "1.15" or "1.16", the gdscheck vocabulary) and whether it
 // is installed: installed = true puts it on every node, false on none; left
-// out, nodes with GPUs have it. The ceph block sets the messenger settings
+// out, nodes with GPUs have it. io_stats = true loads nvidia-fs with
+// rw_stats_enabled=1, so /proc/driver/nvidia-fs/stats counts reads. The ceph block sets the messenger settings
 // of /etc/ceph/ceph.conf on nodes whose filesystems include "ceph", with
 // node "NAME" blocks overriding one node. See docs/gds.md.
-var gdsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "version"}, {Name: "installed"}}}
+var gdsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "version"}, {Name: "installed"}, {Name: "io_stats"}}}
 
 var cephAttrs = []hcl.AttributeSchema{{Name: "ms_type"}, {Name: "ms_cluster_type"}, {Name: "ms_public_type"}, {Name: "section"}}
 
@@ -28,6 +29,7 @@ var cephNodeSchema = &hcl.BodySchema{Attributes: cephAttrs}
 type gdsCeph struct {
 	gds          model.GDS
 	installed    *bool // nil: nodes with GPUs
+	ioStats      *bool // nil: keep what the base scenario said (default off)
 	ceph         model.Ceph
 	cephPerNode  map[string]model.Ceph
 	cephNodeSeen map[string]*hcl.Range
@@ -51,11 +53,18 @@ func (s *Scenario) decodeGDS(body hcl.Body) hcl.Diagnostics {
 			diags = append(diags, a.diag("version", "Invalid value for version",
 				fmt.Sprintf("version must be one of %s; got %q.", strings.Join(gdsVersions(), ", "), v)))
 		}
+		io := s.extra.gds.IOStats
 		s.extra.gds = rel
+		s.extra.gds.IOStats = io
 	}
 	var inst bool
 	if a.boolean("installed", &inst, &diags) {
 		s.extra.installed = &inst
+	}
+	// io_stats: nvidia-fs loaded with rw_stats_enabled=1 (counts reads).
+	var ioStats bool
+	if a.boolean("io_stats", &ioStats, &diags) {
+		s.extra.ioStats = &ioStats
 	}
 	return diags
 }
@@ -114,6 +123,9 @@ func applyCeph(a attrs, c *model.Ceph) hcl.Diagnostics {
 func (s *Scenario) applyGDSCeph(n *model.Node) {
 	if inst := s.extra.installed; (inst == nil && len(n.GPUs) > 0) || (inst != nil && *inst) {
 		g := s.extra.gds
+		if s.extra.ioStats != nil {
+			g.IOStats = *s.extra.ioStats
+		}
 		n.GDS = &g
 	}
 	if !n.HasFileSystem("ceph") {

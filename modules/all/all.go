@@ -12,6 +12,7 @@ import (
 	"github.com/provadev/prova/modules/copy"
 	"github.com/provadev/prova/modules/gdscheck"
 	"github.com/provadev/prova/modules/gdsgpfs"
+	"github.com/provadev/prova/modules/gdsread"
 	"github.com/provadev/prova/modules/gpfsconfig"
 	"github.com/provadev/prova/modules/gpfslog"
 	"github.com/provadev/prova/modules/gpfsrestart"
@@ -40,6 +41,7 @@ func Registry() *module.Registry {
 		rdmalat.New(),
 		gdscheck.New(),
 		gdsgpfs.New(),
+		gdsread.New(),
 		gputopology.New(),
 		cephmessenger.New(),
 		rdmaports.New(),

@@ -28,6 +28,12 @@ variable "platform" {
   }
 }
 
+variable "gds_test_file" {
+  type        = string
+  default     = ""
+  description = "a file on the GDS mount (at least 64 MiB) that gds_read reads into GPU 0 with gdsio, comparing nvidia-fs's counters before and after: the evidence that bytes go GPU-direct on that mount; empty = no read"
+}
+
 variable "gpu_hosts" {
   type        = string
   default     = ""
@@ -78,6 +84,9 @@ step "assert" "gpu_near_nic" {
 # support (docs/gds.md).
 step "assert" "gds_ready" {
   hosts = local.gds_hosts
+  # A node that fails here still gets the GPFS and per-mount checks: the
+  # run record then holds every reason at once.
+  on_failure = "continue"
   check {
     name          = "GDS installed"
     condition     = step.gds.installed
@@ -153,7 +162,8 @@ step "gds_gpfs" "gds_gpfs" {
 }
 
 step "assert" "gpfs_gds_settings" {
-  hosts = local.gds_hosts
+  hosts      = local.gds_hosts
+  on_failure = "continue"
   when  = var.filesystem == "gpfs" && step.gds.installed
   check {
     name          = "GPFS verbsGPUDirectStorage"
@@ -189,5 +199,41 @@ step "assert" "gpfs_gds_settings" {
     measured      = "verbsPorts ${join(" ", step.gds_gpfs.verbs_ports)}; cuFile ${length(step.gds.rdma_devices) > 0 ? join(" ", step.gds.rdma_devices) : "none mapped"}${length(step.gds.rdma_addr_unmapped) > 0 ? " (unmapped: ${join("; ", step.gds.rdma_addr_unmapped)})" : ""}"
     threshold     = "every device of rdma_dev_addr_list in verbsPorts"
     error_message = length(step.gds.rdma_devices) == 0 ? "${host.name}: no RDMA device holds an address of cuFile's rdma_dev_addr_list (${length(step.gds.rdma_dev_addr_list) > 0 ? join("; ", step.gds.rdma_addr_unmapped) : "the list is empty"}): verbsPorts cannot match it" : "${host.name}: verbsPorts (${join(" ", step.gds_gpfs.verbs_ports)}) does not list ${join(", ", step.gds_gpfs.ports_missing)}, which cuFile uses for rdma_dev_addr_list: GDS I/O through it fails with an I/O error in mmfs.log"
+  }
+}
+
+# Per mount: one short gdsio read of var.gds_test_file into GPU 0, with
+# nvidia-fs's counters before and after as the evidence that the bytes
+# went GPU-direct (gdsio itself reports only the transfer type it asked
+# for). Compatibility mode or a failed read fails the node; counters that
+# cannot tell (nvidia-fs IO stats off) only warn.
+step "gds_read" "gds_read" {
+  hosts = local.gds_hosts
+  when  = var.gds_test_file != "" && step.gds.installed && step.gds.has_gpu
+  file  = var.gds_test_file
+}
+
+step "assert" "gds_mount_read" {
+  hosts = local.gds_hosts
+  when  = var.gds_test_file != "" && step.gds.installed && step.gds.has_gpu
+  check {
+    name          = "read of the test file went GPU-direct"
+    condition     = !contains(["compat", "failed"], step.gds_read.mode)
+    measured      = "${step.gds_read.mode}: ${join("; ", step.gds_read.reasons)}"
+    threshold     = "nvidia-fs counts >= 90% of the bytes gdsio read"
+    error_message = "${host.name}: gdsio read of ${var.gds_test_file} ${step.gds_read.mode == "failed" ? "failed" : "did not go GPU-direct"}: ${join("; ", step.gds_read.reasons)}"
+  }
+}
+
+step "assert" "gds_mount_read_proven" {
+  hosts    = local.gds_hosts
+  severity = "warn"
+  when     = var.gds_test_file != "" && step.gds.installed && step.gds.has_gpu
+  check {
+    name          = "nvidia-fs counters can prove the read"
+    condition     = step.gds_read.mode != "unknown"
+    measured      = "${step.gds_read.mode}: ${join("; ", step.gds_read.reasons)}"
+    threshold     = "nvidia-fs loaded with IO stats on"
+    error_message = "${host.name}: no evidence the read of ${var.gds_test_file} went GPU-direct: ${join("; ", step.gds_read.reasons)}"
   }
 }

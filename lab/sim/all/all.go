@@ -32,6 +32,7 @@ func Table() (*sim.Table, error) {
 		bench.IbWriteLat(),
 		bench.IbWriteBw(),
 		gds.Tool(),
+		gds.Gdsio(),
 		gpfs.Mmlscluster(), gpfs.Mmchconfig(), gpfs.Mmlsconfig(), gpfs.Mmdiag(), gpfs.Mmgetstate(), gpfs.Mmstartup(), gpfs.Mmshutdown(), gpfs.Mmfsadm(), gpfs.Mmlsnsd(), gpfs.Mmlsmount(),
 		gpfs.Mmlsnodeclass(), gpfs.Mmcrnodeclass(), gpfs.Mmchnodeclass(), gpfs.Mmdelnodeclass(),
 	)
