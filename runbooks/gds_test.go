@@ -119,6 +119,9 @@ func TestGDSReadyLab(t *testing.T) {
 			f.Checks[0].Measured != "gpu_direct: nvidia-fs counted 64 of the 64 MiB read (64 reads into GPU memory)" {
 			t.Errorf("%s mount read: %s %s %+v", h, f.Status, f.Message, f.Checks)
 		}
+		if f := gdsStatus(t, r, "gpu_nic_acs", h); f.Status != event.OK || f.Checks[0].Measured != "no redirect on the GPU-NIC paths" {
+			t.Errorf("%s ACS: %s %s %+v", h, f.Status, f.Message, f.Checks)
+		}
 		if f := gdsStatus(t, r, "gds_mount_read_proven", h); f.Status != event.OK {
 			t.Errorf("%s proven: %s %s", h, f.Status, f.Message)
 		}
@@ -158,6 +161,9 @@ func TestGDSFaultsLab(t *testing.T) {
 		{"gds-compat.hcl", "gds_mount_read", event.Failed, "gds02: gdsio read of " + gdsTestFile + " did not go GPU-direct: nvidia-fs counted 0 of the 64 MiB"},
 		{"gds-verbsports.hcl", "gds_mount_read", event.Failed, "gds02: gdsio read of " + gdsTestFile + " failed: gdsio failed on gds02 (status 1): Error: IO failed"},
 		{"gds-io-stats-off.hcl", "gds_mount_read_proven", event.Warned, "gds02: no evidence the read of " + gdsTestFile + " went GPU-direct: nvidia-fs IO stats are disabled"},
+		// Issue 19.6: the matrix says PIX, so the topology warning stays
+		// quiet; ACS on sw1 sends GPU2-mlx5_1 traffic through the CPU.
+		{"gds-acs.hcl", "gpu_nic_acs", event.Failed, "gds02: GPU2-mlx5_1: ACS redirects peer-to-peer at 0000:35:00.0, 0000:35:01.0;"},
 		{"gds-cufile-one-nic.hcl", "gpu_near_nic", event.Warned, "gds02: GPU2, GPU3 reach no RDMA NIC under their PCIe switch (GPU0-mlx5_0 PIX, GPU1-mlx5_0 PXB, GPU2-mlx5_0 SYS, GPU3-mlx5_0 SYS; judged against the NICs of cuFile's rdma_dev_addr_list)"},
 	} {
 		t.Run(c.scenario+"/"+c.step, func(t *testing.T) {

@@ -141,3 +141,50 @@ func (n *Node) RDMAAddresses() []string {
 	}
 	return out
 }
+
+// GPUBus is the PCI bus number of GPU i: four above the first HCA on the
+// same PCIe switch (so the switch's bus range holds both), else above the
+// previous GPU; always increasing with i, as nvidia-smi numbers GPUs in
+// PCI bus order.
+func (n *Node) GPUBus(i int) int {
+	prev := 0x0b
+	onSwitch := map[string]int{} // GPUs placed on each switch so far
+	for j := 0; j <= i && j < len(n.GPUs); j++ {
+		bus := 0
+		if sw := n.GPUs[j].PCIeSwitch; sw != "" {
+			for _, h := range n.HCAs {
+				if h.PCIeSwitch == sw {
+					if b, ok := pciBus(h.PCI); ok {
+						bus = b + 4 + onSwitch[sw]
+					}
+					break
+				}
+			}
+			onSwitch[sw]++
+		}
+		if bus <= prev {
+			bus = prev + 0x0f
+		}
+		prev = bus
+	}
+	return prev
+}
+
+// GPUPCI is GPU i's PCI address (text only).
+func (n *Node) GPUPCI(i int) string { return fmt.Sprintf("0000:%02x:00.0", n.GPUBus(i)) }
+
+// pciBus is the bus number of a "0000:17:00.0" address.
+func pciBus(addr string) (int, bool) {
+	f := strings.Split(addr, ":")
+	if len(f) != 3 {
+		return 0, false
+	}
+	var b int
+	if _, err := fmt.Sscanf(f[1], "%x", &b); err != nil {
+		return 0, false
+	}
+	return b, true
+}
+
+// PCIBus is exported for the simulators: the bus of an HCA's address.
+func PCIBus(addr string) (int, bool) { return pciBus(addr) }

@@ -33,6 +33,10 @@ type Node struct {
 	NVMeDrives  int      `json:"nvme_drives"` // local NVMe namespaces /dev/nvme<i>n1
 	HCAs        []HCA    `json:"hcas"`
 	GPUs        []GPU    `json:"gpus"`
+	// ACSSwitches are the PCIe switches (pcie_switch names) whose
+	// downstream ports have ACS redirecting peer-to-peer traffic to the
+	// root complex (lspci ACSCtl ReqRedir+ CmpltRedir+).
+	ACSSwitches []string `json:"acs_switches,omitempty"`
 	Faults      Faults   `json:"faults"`
 	// NVMeoF is the scenario's NVMe-oF target as this node sees it (lab/model/nvmeof.go).
 	NVMeoF *NVMeoFTarget `json:"nvmeof_target,omitempty"`

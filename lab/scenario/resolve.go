@@ -106,6 +106,7 @@ func applyNode(c *hcl.BodyContent, n *model.Node, hcas *[]*hcaSpec, gpus *[]*mod
 			`cufile must be "configured", "default" (NVIDIA's file as installed: no rdma_dev_addr_list), "first_nic" (only the first RDMA port's address), "force_compat" or "absent".`))
 	}
 	a.list("filesystems", &n.FileSystems, &diags)
+	a.list("acs_switches", &n.ACSSwitches, &diags)
 	a.num("nvme_drives", &n.NVMeDrives, 0, 64, &diags)
 	a.list("groups", &n.Groups, &diags)
 	replacedHCA, replacedGPU := false, false

@@ -7,6 +7,7 @@ func nodeSchema(node bool) *hcl.BodySchema {
 		Attributes: []hcl.AttributeSchema{
 			{Name: "memory_gib"}, {Name: "cpus"}, {Name: "numa_nodes"}, {Name: "kernel"},
 			{Name: "ofed"}, {Name: "iommu"}, {Name: "nvidia_fs"}, {Name: "cufile"}, {Name: "filesystems"}, {Name: "nvme_drives"},
+			{Name: "acs_switches"},
 		},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "hca", LabelNames: []string{"name"}},

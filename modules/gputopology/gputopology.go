@@ -26,6 +26,7 @@ func (*Topology) Spec() hcldec.Spec {
 			Wrapped: &hcldec.AttrSpec{Name: "nics", Type: cty.List(cty.String)},
 			Func:    validateNICs,
 		},
+		"acs": module.WithDefault("acs", cty.Bool, cty.False),
 	}
 }
 
@@ -39,6 +40,9 @@ var outputsType = cty.Object(map[string]cty.Type{
 	"far":          cty.List(cty.String),
 	"no_nic":       cty.List(cty.String),
 	"missing_nics": cty.List(cty.String),
+	"acs_checked":  cty.Bool,
+	"acs_blocked":  cty.List(cty.String),
+	"acs_unknown":  cty.String,
 })
 
 // Outputs are the matrix and the GPU-to-NIC verdicts.
@@ -67,6 +71,7 @@ func (*Topology) Doc() module.Doc {
 	return module.Doc{
 		Summary: "Reads nvidia-smi topo -m: the PCIe/NVLink matrix, each GPU's nearest RDMA NIC and whether every GPU shares a PCIe switch with one (PIX/PXB). Read-only.",
 		Args: map[string]string{
+			"acs":  "Also check ACS on the PCIe switch ports between each GPU and its nearest NIC when they share a switch (PIX/PXB): lspci -vvv -D (as root) and ibdev2netdev -v. Default false.",
 			"nics": "RDMA devices to consider, as device (\"mlx5_0\") or device/port (\"mlx5_0/1\", the port is ignored): e.g. the ports the storage traffic uses. Default: every NIC in the matrix.",
 		},
 		Outputs: map[string]string{
@@ -77,6 +82,9 @@ func (*Topology) Doc() module.Doc {
 			"far":          "GPUs whose nearest considered NIC is PHB, NODE or SYS (anything but PIX/PXB): peer-to-peer traffic crosses the CPU's host bridge, the host bridges or the NUMA interconnect.",
 			"no_nic":       "GPUs with no considered NIC in the matrix at all.",
 			"missing_nics": "Entries of nics that the matrix does not show.",
+			"acs_checked":  "True when acs is set and lspci and ibdev2netdev -v could be read.",
+			"acs_blocked":  "GPU-NIC pairs on one PCIe switch whose path has a port with ACS redirecting peer-to-peer traffic to the root complex (ACSCtl ReqRedir+ or CmpltRedir+), with the ports: PIX on paper, through the CPU in practice.",
+			"acs_unknown":  "Why ACS could not be checked (lspci without root, no ibdev2netdev); \"\" otherwise.",
 		},
 		Example: `step "gpu_topology" "topo" {
   hosts = "gpu_clients"

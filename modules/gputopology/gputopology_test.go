@@ -168,3 +168,46 @@ func TestPHBNamed(t *testing.T) {
 		t.Errorf("PHB: %+v", o)
 	}
 }
+
+// Issue 19.6: a GPU and its NIC on one switch (PIX) whose downstream port
+// has ACS redirecting are named with the port; without lspci capabilities
+// (not root) or ibdev2netdev -v, ACS is unknown, never clean.
+func TestACS(t *testing.T) {
+	topo := "\tGPU0\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\nGPU0\t X \tPIX\t0-31\t0\t\tN/A\nNIC0\tPIX\t X\n\nLegend:\n\n  X    = Self\n\nNIC Legend:\n\n  NIC0: mlx5_0\n"
+	lspci := func(acs string) string {
+		return "0000:15:00.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)\n\tBus: primary=15, secondary=16, subordinate=16, sec-latency=0\n" +
+			"\tCapabilities: [2a0 v1] Access Control Services\n\t\tACSCtl:\t" + acs + "\n\n" +
+			"0000:15:01.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)\n\tBus: primary=15, secondary=17, subordinate=17, sec-latency=0\n\n" +
+			"0000:16:00.0 Infiniband controller: Mellanox Technologies MT2910 Family [ConnectX-7]\n\n" +
+			"0000:17:00.0 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (rev a1)\n"
+	}
+	ib := "0000:16:00.0 mlx5_0 (MT4129 - MT2242X01234) NVIDIA ConnectX-7 fw 28.39.1002 port 1 (ACTIVE) ==> ib0 (Up)\n"
+	apply := func(lspciOut, ibOut moduletest.Reply) map[string]cty.Value {
+		h := moduletest.NewFakeHost("gpu01")
+		h.Reply(cmd, moduletest.Reply{Stdout: topo})
+		h.Reply(`^lspci -vvv -D$`, lspciOut)
+		h.Reply(`^ibdev2netdev -v$`, ibOut)
+		resp, err := New().Apply(context.Background(), module.ApplyRequest{Host: h, Args: decode(t, `acs = true`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Outputs.AsValueMap()
+	}
+	o := apply(moduletest.Reply{Stdout: lspci("SrcValid+ ReqRedir+ CmpltRedir+")}, moduletest.Reply{Stdout: ib})
+	if !o["acs_checked"].True() || join(o["acs_blocked"]) != "GPU0-mlx5_0: ACS redirects peer-to-peer at 0000:15:00.0" {
+		t.Errorf("acs on: %v %v", o["acs_checked"], o["acs_blocked"])
+	}
+	o = apply(moduletest.Reply{Stdout: lspci("SrcValid- ReqRedir- CmpltRedir-")}, moduletest.Reply{Stdout: ib})
+	if !o["acs_checked"].True() || join(o["acs_blocked"]) != "" {
+		t.Errorf("acs off: %v", o["acs_blocked"])
+	}
+	denied := "0000:15:00.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)\n\tCapabilities: <access denied>\n"
+	o = apply(moduletest.Reply{Stdout: denied}, moduletest.Reply{Stdout: ib})
+	if o["acs_checked"].True() || !strings.Contains(o["acs_unknown"].AsString(), "not root") {
+		t.Errorf("denied: %v", o)
+	}
+	o = apply(moduletest.Reply{Stdout: lspci("ReqRedir+")}, moduletest.Reply{RC: 127, Stderr: "sh: 1: ibdev2netdev: not found\n"})
+	if o["acs_checked"].True() || !strings.Contains(o["acs_unknown"].AsString(), "ibdev2netdev -v failed") {
+		t.Errorf("no ibdev2netdev: %v", o)
+	}
+}

@@ -16,6 +16,7 @@ const command = "nvidia-smi topo -m"
 
 type args struct {
 	NICs []string `cty:"nics"`
+	ACS  bool     `cty:"acs"`
 }
 
 // NewArgs implements module.Arguments: the struct the arguments decode into.
@@ -51,6 +52,13 @@ func (*Topology) Apply(ctx context.Context, req module.ApplyRequest) (module.App
 		resp.Evidence = map[string]string{command: out.Stdout}
 		r = judge(m, a.NICs)
 		resp.Message = r.summary(m)
+		if a.ACS && r.HasGPU {
+			acs, err := checkACS(ctx, req.Host, r, resp.Evidence)
+			if err != nil {
+				return resp, err
+			}
+			r.ACSChecked, r.ACSBlocked, r.ACSUnknown = acs.checked, append(r.ACSBlocked, acs.blocked...), acs.unknown
+		}
 	}
 	resp.Outputs, err = module.Encode(r, outputsType)
 	return resp, err
@@ -70,10 +78,13 @@ type result struct {
 	Far         []string                     `cty:"far"`
 	NoNIC       []string                     `cty:"no_nic"`
 	MissingNICs []string                     `cty:"missing_nics"`
+	ACSChecked  bool                         `cty:"acs_checked"`
+	ACSBlocked  []string                     `cty:"acs_blocked"`
+	ACSUnknown  string                       `cty:"acs_unknown"`
 }
 
 func empty() result {
-	return result{Matrix: map[string]map[string]string{}, Nearest: []near{}, Far: []string{}, NoNIC: []string{}, MissingNICs: []string{}}
+	return result{Matrix: map[string]map[string]string{}, Nearest: []near{}, Far: []string{}, NoNIC: []string{}, MissingNICs: []string{}, ACSBlocked: []string{}}
 }
 
 // judge finds each GPU's nearest NIC among those considered.

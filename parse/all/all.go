@@ -12,6 +12,7 @@ import (
 	"github.com/provadev/prova/parse/ibstat"
 	"github.com/provadev/prova/parse/ibvdevinfo"
 	"github.com/provadev/prova/parse/iproute2"
+	"github.com/provadev/prova/parse/lspci"
 	"github.com/provadev/prova/parse/mpstat"
 	"github.com/provadev/prova/parse/nvme"
 	"github.com/provadev/prova/parse/nvtopo"
@@ -31,6 +32,7 @@ func Registry() *parse.Registry {
 		ibstat.Parsers(),
 		ibvdevinfo.Parsers(),
 		iproute2.Parsers(),
+		lspci.Parsers(),
 		mpstat.Parsers(),
 		nvme.Parsers(),
 		nvtopo.Parsers(),

@@ -56,6 +56,7 @@ step "gdscheck" "gds" {
 step "gpu_topology" "topo" {
   hosts = local.gds_hosts
   nics  = length(var.rdma_ports) > 0 ? var.rdma_ports : (length(step.gds.rdma_devices) > 0 ? step.gds.rdma_devices : null)
+  acs   = true
 }
 
 step "rdma_ports" "gds_ports" {
@@ -74,6 +75,23 @@ step "assert" "gpu_near_nic" {
     measured      = join(", ", concat([for n in step.topo.nearest : "${n.gpu}-${n.nic} ${n.relation}"], [for g in step.topo.no_nic : "${g}-none"]))
     threshold     = "PIX or PXB"
     error_message = "${host.name}: ${join(", ", concat(step.topo.far, step.topo.no_nic))} reach no RDMA NIC under their PCIe switch (${join(", ", [for n in step.topo.nearest : "${n.gpu}-${n.nic} ${n.relation}"])}; judged against ${length(var.rdma_ports) > 0 ? "rdma_ports" : (length(step.gds.rdma_devices) > 0 ? "the NICs of cuFile's rdma_dev_addr_list" : "every NIC")}): GDS traffic crosses the host bridges or NUMA nodes and loses most of its gain"
+  }
+}
+
+# ACS on a PCIe switch port between a GPU and its NIC sends their
+# peer-to-peer traffic up through the root complex: PIX in the matrix, not
+# in practice. That fails the node (lspci -vvv -D needs root; when ACS
+# cannot be read the check says so and fails: not proven is not passed).
+step "assert" "gpu_nic_acs" {
+  hosts      = local.gds_hosts
+  when       = step.topo.has_gpu
+  on_failure = "continue"
+  check {
+    name          = "no ACS redirect between a GPU and its NIC"
+    condition     = step.topo.acs_checked && length(step.topo.acs_blocked) == 0
+    measured      = step.topo.acs_checked ? (length(step.topo.acs_blocked) == 0 ? "no redirect on the GPU-NIC paths" : join("; ", step.topo.acs_blocked)) : "unknown: ${step.topo.acs_unknown}"
+    threshold     = "ACSCtl ReqRedir- CmpltRedir- on the switch ports between GPU and NIC"
+    error_message = step.topo.acs_checked ? "${host.name}: ${join("; ", step.topo.acs_blocked)}: GDS traffic goes through the root complex (disable ACS on the switch, e.g. in the BIOS or with setpci)" : "${host.name}: ACS not checked: ${step.topo.acs_unknown}"
   }
 }
 

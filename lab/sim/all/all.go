@@ -26,6 +26,7 @@ func Table() (*sim.Table, error) {
 		rdma.IP(),
 		mpstat.Tool(),
 		nvsmi.Tool(),
+		nvsmi.Lspci(),
 		nvme.Tool(),
 		bench.Elbencho(),
 		bench.Fio(),

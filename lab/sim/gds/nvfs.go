@@ -72,13 +72,10 @@ func NvfsStats(n *model.Node, st nvfsState) (text string, ok bool) {
 	p("Ops\t\t\t\t: Read=0 Write=0 BatchIO=0\n")
 	for _, i := range st.GPUs {
 		p("GPU %s uuid:%08x-%04x-%04x-%04x-%012x : Registered_MiB=0 Cache_MiB=0 max_pinned_MiB=%d \n",
-			gpuPCI(i), n.Index, i, 0x4e56, 0x1d1a, uint64(n.Index)<<16|uint64(i), st.MaxPinned)
+			n.GPUPCI(i), n.Index, i, 0x4e56, 0x1d1a, uint64(n.Index)<<16|uint64(i), st.MaxPinned)
 	}
 	return b.String(), true
 }
-
-// gpuPCI is the lab's PCI address of GPU i (text only).
-func gpuPCI(i int) string { return fmt.Sprintf("0000:%02x:00.0", 0x1b+0x20*i) }
 
 // InitialNvfsStats is the stats file of a node whose nvidia-fs has
 // counted nothing yet.
