@@ -99,6 +99,9 @@ func TestNVMeoFLabHealthy(t *testing.T) {
 	if n := number(r.Output("lat_rdma", "host01", "runs")); n != 2 {
 		t.Errorf("lat_rdma runs = %v, want the median of 2", n)
 	}
+	if tbl := str(r.Output("rdma_vs_tcp", "host01", "table")); !strings.Contains(tbl, "(profile prova-default/2)") {
+		t.Errorf("Ethernet run not judged by prova-default/2:\n%s", tbl)
+	}
 	if s := str(r.Output("rdma_vs_tcp", "host01", "cpu_run")); s != "sequential" {
 		t.Errorf("cpu_run = %q", s)
 	}

@@ -64,6 +64,9 @@ func (*Compare) Apply(ctx context.Context, req module.ApplyRequest) (module.Appl
 	ipoib := isIPoIB(req.Args.GetAttr("link_layer"))
 	if ipoib {
 		tbl += "note: the data port's link layer is InfiniBand, so \"TCP\" is TCP over IPoIB: the TCP column is IPoIB's, not an Ethernet NIC's with its offloads\n"
+		if th.Name != profile.IPoIB {
+			tbl += "note: judged by " + th.Name + ", whose bandwidth line expects TCP at the line rate; " + profile.IPoIB + " is the profile for TCP over IPoIB\n"
+		}
 	}
 	var warnings []cty.Value
 	for _, c := range resp.Checks {

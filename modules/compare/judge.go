@@ -145,7 +145,10 @@ func bandwidthLine(r, t side, th thresholds) (module.Check, opt, opt) {
 	}
 	rs, ts := some(rg/th.lineRate.v), some(tg/th.lineRate.v)
 	c.Measured += fmt.Sprintf(" = %.0f %% / %.0f %% of %g Gb/s", rs.v*100, ts.v*100, th.lineRate.v)
-	if rs.v < th.MinBandwidthShare || ts.v < th.MinBandwidthShare {
+	if th.BandwidthRDMAOnly {
+		c.Threshold = fmt.Sprintf("RDMA >= %.0f %% (warning only; TCP over IPoIB not judged)", th.MinBandwidthShare*100)
+	}
+	if rs.v < th.MinBandwidthShare || (!th.BandwidthRDMAOnly && ts.v < th.MinBandwidthShare) {
 		c.Verdict = warn
 		c.Message = fmt.Sprintf("below %.0f %% of the line rate (RDMA %.0f %%, TCP %.0f %%): check the slowest link, MTU and the target's disks",
 			th.MinBandwidthShare*100, rs.v*100, ts.v*100)

@@ -88,8 +88,9 @@ variable "line_rate_gbps" {
 }
 
 variable "profile" {
-  type    = string
-  default = "prova-default/2"
+  type        = string
+  default     = ""
+  description = "threshold profile (docs/thresholds.md); empty = prova-ipoib/1 when the initiator's active data port is InfiniBand (the TCP run is then TCP over IPoIB), else prova-default/2"
 }
 
 variable "max_latency_ratio" {
@@ -148,7 +149,7 @@ step "compare" "rdma_vs_tcp" {
   seq_tcp             = [step.seq_tcp, step.seq_tcp_2]
   line_rate_gbps      = var.line_rate_gbps != null ? var.line_rate_gbps : try(max(flatten([for d in step.nvme_ports.devices : [for p in d.ports : p.rate_gbps]])...), null)
   link_layer          = try(flatten([for d in step.nvme_ports.devices : [for p in d.ports : p.link_layer if p.state == "Active"]])[0], null)
-  profile             = var.profile
+  profile             = var.profile != "" ? var.profile : (try(flatten([for d in step.nvme_ports.devices : [for p in d.ports : p.link_layer if p.state == "Active"]])[0], "") == "InfiniBand" ? "prova-ipoib/1" : "prova-default/2")
   max_latency_ratio   = var.max_latency_ratio
   min_soft_drop_pct   = var.min_soft_drop_pct
   min_bandwidth_share = var.min_bandwidth_share

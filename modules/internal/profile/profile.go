@@ -46,6 +46,10 @@ type Profile struct {
 	SameCeilingPct float64
 	// MaxSpreadPct: repeated runs whose IOPS spread more than this warn.
 	MaxSpreadPct float64
+	// BandwidthRDMAOnly: the bandwidth line warns on RDMA's share of the
+	// line rate only. On an InfiniBand fabric "TCP" is IPoIB, which is not
+	// expected to reach the InfiniBand line rate (prova-ipoib/1).
+	BandwidthRDMAOnly bool
 
 	// Description says where the numbers come from.
 	Description string
@@ -54,12 +58,37 @@ type Profile struct {
 // Default is the name of the default profile.
 const Default = "prova-default/2"
 
+// IPoIB is the profile for an InfiniBand fabric, where the TCP transport
+// is TCP over IPoIB.
+const IPoIB = "prova-ipoib/1"
+
 // V1 is the first released profile, still readable: records judged by it
 // can be judged the same way again.
 const V1 = "prova-default/1"
 
 func profiles() map[string]Profile {
+	v2 := Profile{
+		Name:              Default,
+		MaxLatencyRatio:   0.45,
+		MinSoftDropPct:    50,
+		FewerBusyCores:    true,
+		MinBandwidthShare: 0.90,
+		LatencyQD1:        true,
+		LatencyStat:       "p50",
+		CPUAtLineRate:     true,
+		CPUMetric:         "kernel",
+		CPUBoundPct:       95,
+		SameCeilingPct:    5,
+		MaxSpreadPct:      10,
+	}
+	ipoib := v2
+	ipoib.Name, ipoib.BandwidthRDMAOnly = IPoIB, true
+	ipoib.Description = "prova-default/2's method and thresholds on an InfiniBand fabric, where the TCP run is TCP over " +
+		"IPoIB: the bandwidth line judges only RDMA's share of the InfiniBand line rate (IPoIB is not expected to " +
+		"reach it). The latency and CPU thresholds are DOMAIN.md §5's, stated for Ethernet TCP; IPoIB's own " +
+		"figures are not published there, so they are not lowered or raised for it: a bound, not a measured target."
 	return map[string]Profile{
+		IPoIB: ipoib,
 		V1: {
 			Name:              V1,
 			MaxLatencyRatio:   0.45,

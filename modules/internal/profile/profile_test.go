@@ -32,3 +32,17 @@ func TestUnknownNamesTheKnown(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// prova-ipoib/1 is prova-default/2 with the bandwidth line on RDMA only;
+// its values never change (a new version is released instead).
+func TestIPoIB(t *testing.T) {
+	p, err := Lookup(IPoIB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := Lookup(Default)
+	if !p.BandwidthRDMAOnly || d.BandwidthRDMAOnly || p.MaxLatencyRatio != d.MaxLatencyRatio || p.MinSoftDropPct != d.MinSoftDropPct ||
+		p.MinBandwidthShare != d.MinBandwidthShare || p.CPUMetric != d.CPUMetric || !p.LatencyQD1 || p.Description == "" {
+		t.Errorf("prova-ipoib/1 = %+v", p)
+	}
+}
