@@ -184,7 +184,7 @@ step "gds_gpfs" "gds_gpfs" {
 step "assert" "gpfs_gds_settings" {
   hosts      = local.gds_hosts
   on_failure = "continue"
-  when  = var.filesystem == "gpfs" && step.gds.installed
+  when       = var.filesystem == "gpfs" && step.gds.installed
   check {
     name          = "GPFS verbsGPUDirectStorage"
     condition     = step.gds_gpfs.gds_enabled
