@@ -45,8 +45,8 @@ var attrs = []string{"verbsGPUDirectStorage", "verbsRdma", "verbsRdmaSend", "ver
 // Apply reads the settings and judges them.
 func (*GPFS) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
-	var a args
-	if err := module.Decode(req.Args, &a); err != nil {
+	a, err := module.Args[args](req)
+	if err != nil {
 		return resp, err
 	}
 	h := req.Host
