@@ -11,9 +11,10 @@ import (
 )
 
 // dateRE matches what changes between two runs of the same command: the
-// date(1) prefix of mm command lines, GPFS log times and the daemon's
-// process id (derived from its start time).
-var dateRE = regexp.MustCompile(`about to kill process \d+|(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-9]\d \d\d:\d\d:\d\d(\.\d+)? [A-Z]+ \d{4}|\d{4}-\d\d-\d\d[_T ]\d\d:\d\d:\d\d(\.\d+)?([+-]\d{4})?`)
+// date(1) prefix of mm command lines, GPFS log times, the daemon's
+// process id (derived from its start time), and mpstat's date and time of
+// day (two runs a second apart print different ones).
+var dateRE = regexp.MustCompile(`about to kill process \d+|(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-9]\d \d\d:\d\d:\d\d(\.\d+)? [A-Z]+ \d{4}|\d{4}-\d\d-\d\d[_T ]\d\d:\d\d:\d\d(\.\d+)?([+-]\d{4})?|\d\d/\d\d/\d{4}|\d\d:\d\d:\d\d( [AP]M)?`)
 
 // TestInProcessMatchesShell runs the same command sequence on two labs of
 // the same scenario, one that runs plain calls of simulated tools in
