@@ -105,6 +105,41 @@ func dirSize(t *testing.T, dir string) int64 {
 	return n
 }
 
+// TestRebuildFromCompressedTrail: a closed record keeps its trail as
+// events.jsonl.gz; a run.json that says "running" beside it (a copy from
+// the middle of a run) is rebuilt from the compressed trail.
+func TestRebuildFromCompressedTrail(t *testing.T) {
+	root := t.TempDir()
+	w := create(t, root, testMeta())
+	for _, e := range applyEvents() {
+		w.Observe(e)
+	}
+	first, err := os.ReadFile(filepath.Join(w.Dir(), runFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.Dir(), runFile), first, 0o600); err != nil { // status running
+		t.Fatal(err)
+	}
+	rec, err := Load(w.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The trail holds run_finished: the rebuilt record is whole.
+	if rec.Status != StatusFailed || rec.Incomplete {
+		t.Errorf("status %q, incomplete %v (%s)", rec.Status, rec.Incomplete, rec.IncompleteReason)
+	}
+	if got := stepNames(rec); !cmp.Equal(got, []string{"mmchconfig.verbs", "verbs_conn.check", "assert.verbs_up"}) {
+		t.Errorf("steps = %v", got)
+	}
+	if hr := rec.Steps[1].Hosts["gpfs02"]; hr.Status != event.OK || hr.Result["note"] == nil {
+		t.Errorf("rebuilt host result = %+v", hr)
+	}
+}
+
 // TestRebuildAfterKill: a record never closed (the process was killed)
 // loads as incomplete with everything events.jsonl holds, including a
 // last line the kill cut in half.

@@ -237,6 +237,13 @@ func (w *Writer) Close(status string) error {
 	if err := w.events.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("close %s: %w", eventsFile, err))
 	}
+	if errors.Join(errs...) == nil {
+		// run.json now holds the whole record: the trail is kept
+		// compressed (a tenth of its size), not plain beside it.
+		if err := compressEvents(w.dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		w.closeErr = fmt.Errorf("run record %s: %w", w.dir, err)
 	}
