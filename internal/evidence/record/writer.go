@@ -26,8 +26,9 @@ type Writer struct {
 	closeErr error
 
 	*builder
-	blobs    map[string]bool // SHA-256 hex of the blobs written
-	rawBytes int64           // raw bytes kept so far (before compression)
+	blobs     map[string]bool // SHA-256 hex of the blobs written
+	rawBytes  int64           // blob bytes written so far (compressed)
+	runRawCap int64           // a test's MaxRunRawBytes; 0 for the constant
 }
 
 // Create makes the record directory root/<meta.RunID> (a new run ID when
