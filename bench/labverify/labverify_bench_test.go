@@ -19,17 +19,17 @@ import (
 
 // Figures are one run's measurements.
 type Figures struct {
-	Nodes        int
-	Wall         time.Duration
-	ProvaCPU     time.Duration // user + system, children included
-	LabCPU       time.Duration // the lab server over the apply
-	PeakRSS      int64         // bytes, prova's ru_maxrss
-	RecordBytes  int64
+	Nodes       int
+	Wall        time.Duration
+	ProvaCPU    time.Duration // user + system, children included
+	LabCPU      time.Duration // the lab server over the apply
+	PeakRSS     int64         // bytes, prova's ru_maxrss
+	RecordBytes int64
 	// RunJSON, Events and Raw split RecordBytes: run.json, the trail
 	// (events.jsonl or events.jsonl.gz) and the raw blobs.
 	RunJSON, Events, Raw int64
 	ConsoleLines         int
-	ExitCode     int
+	ExitCode             int
 }
 
 // Markdown is one table row.
