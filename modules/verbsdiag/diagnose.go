@@ -241,16 +241,7 @@ func (f Facts) hostsWith(version string) []string {
 }
 
 // peerLines are the log lines about failed or closed RDMA connections.
-func (f Facts) peerLines() []string {
-	var out []string
-	for _, e := range f.Log.Entries {
-		switch {
-		case e.Event == "verbs_closed" || e.Event == "verbs_disconnected" || e.Event == "verbs_error":
-			out = append(out, e.Message)
-		}
-	}
-	return out
-}
+func (f Facts) peerLines() []string { return f.Log.PeerLines }
 
 func (f Facts) evidence() []string {
 	var ev []string
