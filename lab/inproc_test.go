@@ -12,8 +12,9 @@ import (
 
 // dateRE matches what changes between two runs of the same command: the
 // date(1) prefix of mm command lines, GPFS log times and the daemon's
-// process id (derived from its start time).
-var dateRE = regexp.MustCompile(`about to kill process \d+|(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-9]\d \d\d:\d\d:\d\d(\.\d+)? [A-Z]+ \d{4}|\d{4}-\d\d-\d\d[_T ]\d\d:\d\d:\d\d(\.\d+)?([+-]\d{4})?`)
+// process id (derived from its start time), and the time of day that
+// starts mpstat's lines (two runs may straddle a second).
+var dateRE = regexp.MustCompile(`about to kill process \d+|(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-9]\d \d\d:\d\d:\d\d(\.\d+)? [A-Z]+ \d{4}|\d{4}-\d\d-\d\d[_T ]\d\d:\d\d:\d\d(\.\d+)?([+-]\d{4})?|(?m:^\d\d:\d\d:\d\d)`)
 
 // TestInProcessMatchesShell runs the same command sequence on two labs of
 // the same scenario, one that runs plain calls of simulated tools in
