@@ -34,19 +34,24 @@ step "cmd" "a" {
   command = "succeed-after 2"
 }`, hosts, ModeApply)
 	s.r.opts.Forks = 2
+	// Every host announces its retry (event.Retry) before it sleeps.
 	var mu sync.Mutex
 	first := map[string]bool{}
 	all := make(chan struct{})
-	s.fleet.hook = func(host, cmd string) {
+	s.r.opts.Observer = event.Multi{s.ev, event.Func(func(e event.Event) {
+		r, ok := e.(event.Retry)
+		if !ok {
+			return
+		}
 		mu.Lock()
 		defer mu.Unlock()
-		if !first[host] {
-			first[host] = true
+		if !first[r.Host] {
+			first[r.Host] = true
 			if len(first) == len(hosts) {
 				close(all)
 			}
 		}
-	}
+	})}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -59,7 +64,7 @@ step "cmd" "a" {
 		mu.Lock()
 		n := len(first)
 		mu.Unlock()
-		t.Errorf("only %d of %d hosts made a first attempt while the others waited out their delay", n, len(hosts))
+		t.Errorf("only %d of %d hosts made a first attempt and began to wait while the others waited out their delay", n, len(hosts))
 	}
 	cancel()
 	<-done
