@@ -48,15 +48,17 @@ printf '$ %s\n' "$prova report latest --format md --out - > report.md"
 "$prova" report latest --format md --out - >report.md || exit 1
 sed '/^## Assertions by host/,$d' report.md
 
-# The demo checks its own claim from the run record itself (run.json): the
-# run failed, every failed assertion is on gpfs04, and gpfs04's names the
+# The demo checks its own claim from the run record (its JSON export,
+# indented, one field a line; run.json itself is one line): the run
+# failed, every failed assertion is on gpfs04, and gpfs04's names the
 # cause, while GPFS itself reported no error anywhere.
 records=(.prova/runs/*/run.json)
 if [ "${#records[@]}" -ne 1 ] || [ ! -f "${records[0]}" ]; then
   echo "demo: expected exactly one run record under $dir/.prova/runs, found: ${records[*]}"
   exit 1
 fi
-record=${records[0]}
+record=report.json
+"$prova" report latest --format json --out - >"$record" || exit 1
 # Hosts of the assertions whose verdict is "fail", one per line, sorted.
 failed_hosts=$(awk '
   /"assertions": \[/ { in_a = 1; next }
@@ -64,6 +66,7 @@ failed_hosts=$(awk '
   in_a && /"host":/ { h = $0; sub(/.*"host": *"/, "", h); sub(/".*/, "", h) }
   in_a && /"verdict": *"fail"/ { print h }
 ' "$record" | sort -u | tr '\n' ' ')
+# The first status is the run's ("run": {..., "status": ...}).
 status=$(grep -m1 '"status":' "$record" | sed 's/.*"status": *"//; s/".*//')
 if [ "$rc" -eq 1 ] && [ "$status" = failed ] && [ "$failed_hosts" = "gpfs04 " ] &&
    grep -q 'cause connect_failed' "$record"; then

@@ -19,20 +19,51 @@ import (
 
 // Figures are one run's measurements.
 type Figures struct {
-	Nodes        int
-	Wall         time.Duration
-	ProvaCPU     time.Duration // user + system, children included
-	LabCPU       time.Duration // the lab server over the apply
-	PeakRSS      int64         // bytes, prova's ru_maxrss
-	RecordBytes  int64
-	ConsoleLines int
-	ExitCode     int
+	Nodes       int
+	Wall        time.Duration
+	ProvaCPU    time.Duration // user + system, children included
+	LabCPU      time.Duration // the lab server over the apply
+	PeakRSS     int64         // bytes, prova's ru_maxrss
+	RecordBytes int64
+	// RunJSON, Events and Raw split RecordBytes: run.json, the trail
+	// (events.jsonl or events.jsonl.gz) and the raw blobs.
+	RunJSON, Events, Raw int64
+	ConsoleLines         int
+	ExitCode             int
 }
 
 // Markdown is one table row.
 func (f Figures) Markdown() string {
 	return fmt.Sprintf("| %d | %s | %.1f | %.1f | %.0f | %.1f | %d |", f.Nodes, f.Wall.Round(time.Second),
 		f.ProvaCPU.Seconds(), f.LabCPU.Seconds(), float64(f.PeakRSS)/(1<<20), float64(f.RecordBytes)/1e6, f.ConsoleLines)
+}
+
+// The goals of the 1,000-node verify (issue 13), for the goal lines make
+// bench prints at its end.
+const (
+	GoalWall         = 10 * time.Minute
+	GoalRecordBytes  = 100e6
+	GoalPeakRSS      = 400e6
+	GoalConsoleLines = 80
+)
+
+// Goals are the goal lines of one run: the figure and met or NOT met. The
+// wall goal ("well under") is judged against GoalWall; on a shared machine
+// it says little.
+func (f Figures) Goals() []string {
+	word := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "NOT met"
+	}
+	n := fmt.Sprintf("%d-node verify", f.Nodes)
+	return []string{
+		fmt.Sprintf("goal: %s wall well under %s: %s: %s", n, GoalWall, f.Wall.Round(time.Second), word(f.Wall < GoalWall)),
+		fmt.Sprintf("goal: %s record <= 100 MB: %.1f MB: %s", n, float64(f.RecordBytes)/1e6, word(f.RecordBytes <= GoalRecordBytes)),
+		fmt.Sprintf("goal: %s prova peak RSS <= 400 MB: %.0f MB: %s", n, float64(f.PeakRSS)/1e6, word(f.PeakRSS <= GoalPeakRSS)),
+		fmt.Sprintf("goal: %s console <= %d lines: %d: %s", n, GoalConsoleLines, f.ConsoleLines, word(f.ConsoleLines <= GoalConsoleLines)),
+	}
 }
 
 func BenchmarkLabVerify(b *testing.B) {
@@ -68,9 +99,15 @@ func BenchmarkLabVerify(b *testing.B) {
 		b.ReportMetric(f.LabCPU.Seconds(), "lab-cpu-s")
 		b.ReportMetric(float64(f.PeakRSS)/(1<<20), "peak-rss-MiB")
 		b.ReportMetric(float64(f.RecordBytes)/1e6, "record-MB")
+		b.ReportMetric(float64(f.RunJSON)/1e6, "run.json-MB")
+		b.ReportMetric(float64(f.Events)/1e6, "events-MB")
+		b.ReportMetric(float64(f.Raw)/1e6, "raw-MB")
 		b.ReportMetric(float64(f.ConsoleLines), "console-lines")
 		row := f.Markdown()
 		b.Log("| nodes | wall | prova CPU s | lab CPU s | prova peak RSS MiB | record MB | console lines |\n" + row)
+		for _, g := range f.Goals() {
+			fmt.Println(g)
+		}
 		if p := os.Getenv("BENCHLAB_MARKDOWN"); p != "" {
 			if err := os.WriteFile(p, []byte(row+"\n"), 0o644); err != nil {
 				b.Fatal(err)
@@ -147,7 +184,7 @@ func runOnce(b *testing.B, ctx context.Context, prova, root string, nodes int) F
 	if !strings.Contains(console.last(), "gpfs04") {
 		b.Errorf("the console's end does not name gpfs04:\n%s", console.last())
 	}
-	f.RecordBytes = dirSize(b, filepath.Join(work, ".prova", "runs"))
+	f.RecordBytes, f.RunJSON, f.Events, f.Raw = recordSize(b, filepath.Join(work, ".prova", "runs"))
 	return f
 }
 
@@ -171,21 +208,32 @@ func procCPU(b *testing.B, pid int) time.Duration {
 	return time.Duration(ticks) * time.Second / 100 // USER_HZ
 }
 
-func dirSize(b *testing.B, dir string) int64 {
-	var n int64
-	err := filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+// recordSize is the size of the run records under dir, and of their
+// run.json files, trails and raw blobs.
+func recordSize(b *testing.B, dir string) (all, runJSON, events, raw int64) {
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}
-		if fi.Mode().IsRegular() {
-			n += fi.Size()
+		if !fi.Mode().IsRegular() {
+			return nil
+		}
+		n := fi.Size()
+		all += n
+		switch name := fi.Name(); {
+		case name == "run.json":
+			runJSON += n
+		case strings.HasPrefix(name, "events.jsonl"):
+			events += n
+		case strings.Contains(filepath.ToSlash(p), "/raw/"):
+			raw += n
 		}
 		return nil
 	})
 	if err != nil {
 		b.Fatalf("run record: %v", err)
 	}
-	return n
+	return all, runJSON, events, raw
 }
 
 // lineCounter counts lines and keeps the last 40.

@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -262,7 +264,7 @@ step "shell" "bulk" { command = "head -c 64000000 /dev/urandom | od -An -tx1 -w4
 	if size > 2<<20 {
 		t.Errorf("record is %d bytes", size)
 	}
-	ev, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+	ev, err := readGzip(filepath.Join(dir, "events.jsonl.gz")) // the trail, compressed once run.json is whole
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,4 +318,17 @@ func TestKeepRuns(t *testing.T) {
 	if strings.Join(left, " ") != strings.Join(want, " ") {
 		t.Errorf("left %v, want %v (the baseline and the two newest)", left, want)
 	}
+}
+
+func readGzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return io.ReadAll(zr)
 }

@@ -141,7 +141,7 @@ step "shell" "show" {
 			if !strings.Contains(all, ".gz:\n") {
 				t.Fatalf("no raw output blob in the run record:\n%s", all)
 			}
-			for _, f := range []string{"report.md", "report.html", "report.junit.xml", "report.json", "run.json", "events.jsonl"} {
+			for _, f := range []string{"report.md", "report.html", "report.junit.xml", "report.json", "run.json", "events.jsonl.gz"} {
 				if !strings.Contains(all, string(filepath.Separator)+f+":\n") {
 					t.Fatalf("no %s in the run record:\n%s", f, all)
 				}

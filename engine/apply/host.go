@@ -130,12 +130,8 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 			return o
 		}
 		r.opts.Observer.Observe(event.Retry{Step: s.ID(), Host: host, Attempt: attempt, Delay: m.Delay, Reason: o.message})
-		t := time.NewTimer(m.Delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !sleep(ctx, m.Delay) {
 			return outcome{status: event.Failed, message: "interrupted during retry delay"}
-		case <-t.C:
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -317,7 +316,7 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (stop, bool, hcl.
 			}
 		} else {
 			var mu sync.Mutex
-			fanOut(batch, r.opts.Forks, func(h string) {
+			fanOut(ctx, batch, r.opts.Forks, func(ctx context.Context, h string) {
 				if r.halted().stops() {
 					return
 				}
@@ -391,28 +390,4 @@ func (r *Runner) count(host string, st event.Status) {
 	case event.Warned:
 		t.Warned++
 	}
-}
-
-// fanOut calls f for every host, at most forks at a time, and waits. It
-// runs a fixed set of workers that take the hosts in order, rather than a
-// goroutine per host: a worker's stack grows once for the deep expression
-// evaluation and module calls, not once per host-step.
-func fanOut(hosts []string, forks int, f func(host string)) {
-	workers := min(max(forks, 1), len(hosts))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for range workers {
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(hosts) {
-					return
-				}
-				f(hosts[i])
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -65,7 +65,7 @@ func (f *runFlags) add(cmd *cobra.Command) {
 	f.addVarFlags(cmd)
 	cmd.Flags().StringVarP(&f.inventory, "inventory", "i", "", "inventory: an HCL, Ansible INI or YAML file, or a comma-separated host list")
 	cmd.Flags().StringVarP(&f.limit, "limit", "l", "", "limit the run to hosts matching this pattern")
-	cmd.Flags().IntVarP(&f.forks, "forks", "f", 50, "at most this many hosts run a step at once")
+	cmd.Flags().IntVarP(&f.forks, "forks", "f", 50, "at most this many hosts run a step at once (a host waiting out a retry delay does not count)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON-lines events instead of the console output, ending with a summary event")
 	cmd.Flags().BoolVar(&f.jsonOutput, "json-output", false, "with --json (implied), also print every line the commands print as output events")
 	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "print every line every command prints")

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/internal/redact"
@@ -120,16 +121,19 @@ func TestProgressNotTerminal(t *testing.T) {
 }
 
 // TestProgressSummaryNotTerminal: without -v, a step's busy hosts are one
-// line per message each time the longest of them passes another 10 s.
+// line per message each time the longest of them passes 10, 20, 40, 80 s
+// (doubling); heartbeats that differ only in the time left before the
+// attempt times out are one line, which names the first timeout.
 func TestProgressSummaryNotTerminal(t *testing.T) {
 	var hs []string
 	for i := 1; i <= 200; i++ {
 		hs = append(hs, fmt.Sprintf("gpfs%03d", i))
 	}
 	evs := []event.Event{event.RunStarted{Mode: "apply", Hosts: hs, Steps: []string{"s"}}, event.StepStarted{Step: "s", Hosts: hs}}
-	for s := 0.0; s <= 35; s += 5 {
-		for _, h := range hs {
-			msg := "running s"
+	for s := 0.0; s <= 85; s += 5 {
+		for i, h := range hs {
+			// The engine's heartbeat: each host started at its own moment.
+			msg := fmt.Sprintf("running, times out in %s", time.Duration(600-int(s)-i%7)*time.Second)
 			if h == "gpfs004" {
 				msg = "waiting for " + h
 			}
@@ -142,16 +146,18 @@ func TestProgressSummaryNotTerminal(t *testing.T) {
 	evs = append(evs, event.StepFinished{Step: "s"})
 	out := render(t, Options{Color: "never"}, evs)
 	for _, want := range []string{
-		"gpfs[001-003,005-200]  199 running s [longest 10.0s elapsed]\n",
-		"gpfs004  waiting for gpfs004 [25.0s elapsed]\n",
+		"gpfs[001-003,005-200]  199 running [longest 10.0s elapsed, first timeout in 9m49s]\n",
+		"gpfs[001-003,005-200]  199 running [longest 1m20s elapsed, first timeout in 8m39s]\n",
+		"gpfs004  waiting for gpfs004 [1m15s elapsed]\n",
 		"gpfs[001-200]  200 ok\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
+	// 4 moments (10, 20, 40, 80 s) of 2 lines each, the header and the result.
 	if n := strings.Count(out, "\n"); n > 12 {
-		t.Errorf("%d lines for 200 busy hosts over 35 s:\n%s", n, out)
+		t.Errorf("%d lines for 200 busy hosts over 85 s:\n%s", n, out)
 	}
 }
 
@@ -315,5 +321,46 @@ func TestGaveUpWaiting(t *testing.T) {
 	}
 	if ok := newStyles(true).ok.Sprint("gave up waiting"); ok == want {
 		t.Errorf("gave up waiting has the colour of ok")
+	}
+}
+
+// Hosts that gave up waiting print one line that says how they were
+// retried, not an "attempts 1-2 failed" line that repeats it; retries of
+// hosts that then succeeded keep their line.
+func TestGaveUpAbsorbsRetries(t *testing.T) {
+	hs := []string{"gpfs01", "gpfs02", "gpfs03", "gpfs04", "gpfs05"}
+	evs := []event.Event{event.RunStarted{Mode: "apply", Hosts: hs, Steps: []string{"verbs_conn.conn"}},
+		event.StepStarted{Step: "verbs_conn.conn", Hosts: hs}}
+	reason := func(h string) string {
+		if h == "gpfs04" {
+			return "gpfs04 has no RDMA connection to gpfs01, gpfs02, gpfs03, gpfs05 (TCP fallback)"
+		}
+		return h + " has no RDMA connection to gpfs04 (TCP fallback)"
+	}
+	for a := 1; a <= 2; a++ {
+		for _, h := range hs {
+			evs = append(evs, event.Retry{Step: "verbs_conn.conn", Host: h, Attempt: a, Delay: 10 * time.Second, Reason: reason(h)})
+		}
+	}
+	evs = append(evs, event.Retry{Step: "verbs_conn.conn", Host: "gpfs05", Attempt: 3, Delay: 10 * time.Second, Reason: "gpfs05 is still connecting"})
+	for _, h := range hs {
+		hf := event.HostFinished{Step: "verbs_conn.conn", Host: h, Status: event.OK, GaveUp: true,
+			Message: "gave up waiting: until still false after 3 attempts: " + reason(h)}
+		if h == "gpfs05" {
+			hf = event.HostFinished{Step: "verbs_conn.conn", Host: h, Status: event.OK, Message: "gpfs05: RDMA to all 4 expected peers"}
+		}
+		evs = append(evs, hf)
+	}
+	evs = append(evs, event.StepFinished{Step: "verbs_conn.conn"})
+	out := render(t, Options{Color: "never"}, evs)
+	want := `== step verbs_conn.conn (5 hosts)
+gpfs05  attempts 1-2 failed: gpfs05 has no RDMA connection to gpfs04 (TCP fallback); retried every 10.0s
+gpfs05  attempt 3 failed: gpfs05 is still connecting; retried every 10.0s
+gpfs[01-03]  3 gave up waiting: until still false after 3 attempts: <host> has no RDMA connection to gpfs04 (TCP fallback); retried every 10.0s
+gpfs04  gave up waiting: until still false after 3 attempts: gpfs04 has no RDMA connection to all 4 other hosts (TCP fallback); retried every 10.0s
+gpfs05  ok: gpfs05: RDMA to all 4 expected peers
+`
+	if !strings.Contains(out, want) {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }

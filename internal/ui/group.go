@@ -140,13 +140,8 @@ func (c *Console) flushAll() {
 // grouped.
 func (c *Console) flushGroups(step string) {
 	delete(c.busy, step)
-	c.flushRetries(step)
 	entries := c.pending[step]
 	delete(c.pending, step)
-	defer c.flushDropped(step)
-	if len(entries) == 0 {
-		return
-	}
 	type group struct {
 		key     string
 		entries []hostEntry
@@ -162,6 +157,18 @@ func (c *Console) flushGroups(step string) {
 			groups = append(groups, g)
 		}
 		g.entries = append(g.entries, en)
+	}
+	for _, g := range groups {
+		if d, ok := c.absorbRetries(step, g.entries); ok {
+			for i := range g.entries {
+				g.entries[i].retried, g.entries[i].absorbed = d, true
+			}
+		}
+	}
+	c.flushRetries(step)
+	defer c.flushDropped(step)
+	if len(entries) == 0 {
+		return
 	}
 	// Successes first, failures last; then by the first host in run order,
 	// so that the same outcomes print the same whatever order hosts ended in.
@@ -205,7 +212,7 @@ func (c *Console) emitGroup(ens []hostEntry) {
 	if len(first.msg) > 0 {
 		line += ": " + gen(first.msg[0])
 	}
-	line += c.stepNote(first.step)
+	line += first.retriedNote() + c.stepNote(first.step)
 	if longest > 0 {
 		line += c.st.dim.Sprint(" (longest " + duration(longest) + ")")
 	}
@@ -237,8 +244,19 @@ type retryGroup struct {
 	reason, host string // the first host's reason, generic
 	delay        time.Duration
 	hosts        []string
-	seen         map[string]bool
-	lo, hi       int // attempts
+	attempts     map[string][2]int // host -> first and last attempt retried
+}
+
+// span is the attempts of the group's hosts: lowest first, highest last.
+func (g *retryGroup) span() (lo, hi int) {
+	for i, h := range g.hosts {
+		a := g.attempts[h]
+		if i == 0 {
+			lo, hi = a[0], a[1]
+		}
+		lo, hi = min(lo, a[0]), max(hi, a[1])
+	}
+	return lo, hi
 }
 
 func (c *Console) groupRetry(e event.Retry) {
@@ -251,15 +269,66 @@ func (c *Console) groupRetry(e event.Retry) {
 	k := reason + "\x00" + e.Delay.String()
 	g := t.by[k]
 	if g == nil {
-		g = &retryGroup{reason: reason, host: e.Host, delay: e.Delay, seen: map[string]bool{}, lo: e.Attempt, hi: e.Attempt}
+		g = &retryGroup{reason: reason, host: e.Host, delay: e.Delay, attempts: map[string][2]int{}}
 		t.by[k] = g
 		t.order = append(t.order, k)
 	}
-	if !g.seen[e.Host] {
-		g.seen[e.Host] = true
+	a, ok := g.attempts[e.Host]
+	if !ok {
 		g.hosts = append(g.hosts, e.Host)
+		a = [2]int{e.Attempt, e.Attempt}
 	}
-	g.lo, g.hi = min(g.lo, e.Attempt), max(g.hi, e.Attempt)
+	g.attempts[e.Host] = [2]int{min(a[0], e.Attempt), max(a[1], e.Attempt)}
+}
+
+// absorbRetries takes the hosts of a group that gave up waiting out of
+// the step's retries with the same reason: an "attempts 1-6 failed" line
+// would repeat their result line, which says "retried every" instead. It
+// returns that delay. Hosts of the retry group that did not give up keep
+// its line.
+func (c *Console) absorbRetries(step string, ens []hostEntry) (time.Duration, bool) {
+	t := c.retries[step]
+	if t == nil || len(ens) == 0 || !ens[0].gaveUp || len(ens[0].msg) == 0 {
+		return 0, false
+	}
+	first := ens[0]
+	msg := c.generic(first.host, first.msg[0], true)
+	for i, k := range t.order {
+		g := t.by[k]
+		if !strings.HasSuffix(msg, show(g.reason, first.host, len(ens))) && !strings.HasSuffix(msg, g.reason) {
+			continue
+		}
+		all := true
+		for _, en := range ens {
+			if _, ok := g.attempts[en.host]; !ok {
+				all = false
+				break
+			}
+		}
+		if !all {
+			continue
+		}
+		gone := map[string]bool{}
+		for _, en := range ens {
+			gone[en.host] = true
+			delete(g.attempts, en.host)
+		}
+		kept := g.hosts[:0]
+		for _, h := range g.hosts {
+			if !gone[h] {
+				kept = append(kept, h)
+			}
+		}
+		g.hosts = kept
+		if len(kept) == 0 {
+			delete(t.by, k)
+			t.order = append(t.order[:i:i], t.order[i+1:]...)
+		} else if gone[g.host] {
+			g.host = kept[0]
+		}
+		return g.delay, true
+	}
+	return 0, false
 }
 
 func (c *Console) flushRetries(step string) {
@@ -279,9 +348,10 @@ func (c *Console) flushRetries(step string) {
 	sort.SliceStable(t.order, func(i, j int) bool { return firstRank(t.order[i]) < firstRank(t.order[j]) })
 	for _, k := range t.order {
 		g := t.by[k]
-		attempts := fmt.Sprintf("attempt %d failed", g.lo)
-		if g.hi > g.lo {
-			attempts = fmt.Sprintf("attempts %d-%d failed", g.lo, g.hi)
+		lo, hi := g.span()
+		attempts := fmt.Sprintf("attempt %d failed", lo)
+		if hi > lo {
+			attempts = fmt.Sprintf("attempts %d-%d failed", lo, hi)
 		}
 		who := c.hostCol(g.host) + "  "
 		if len(g.hosts) > 1 {

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"github.com/provadev/prova/internal/hostlist"
+	"regexp"
 	"strings"
+	"time"
 
 	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/hostlist"
 )
 
 // progressEvery is how often, in seconds of a host's Elapsed, a progress
@@ -87,17 +89,51 @@ func (c *Console) dropStatus(host string) {
 type busyStep struct {
 	hosts  map[string]busyHost
 	order  []string // first report order
-	bucket int      // last progressEvery bucket printed
+	bucket int      // last bucket printed (see busyBucket)
 }
 
 type busyHost struct {
 	msg, timing string
 	elapsed     float64
+	timeout     time.Duration // left before the attempt times out; -1: unbounded
 }
 
-// busyProgress keeps e and, each time the longest-running host of the step
-// passes another progressEvery seconds, prints the busy hosts, one line
-// per message: "gpfs[01-03,05-48]  47 running verbs_conn.conn [longest 20s elapsed]".
+// busyBucket numbers the moments a step's busy hosts are printed: when
+// the longest-running of them passes 10 s, 20 s, 40 s, 80 s... (doubling
+// from progressEvery), so a step that runs ten minutes prints six
+// reminders, not sixty. 0 is before the first.
+func busyBucket(longest float64) int {
+	n := 0
+	for t := float64(progressEvery); longest >= t; t *= 2 {
+		n++
+	}
+	return n
+}
+
+// timeoutClause is how the engine's heartbeat ends its "running" message
+// when the attempt is bounded (engine/apply heartbeat.go): the hosts of a
+// summary line are grouped without it, and the line says when the first
+// of them times out.
+var timeoutClause = regexp.MustCompile(`, times out in ([0-9hms.]+)$`)
+
+// splitTimeout returns msg without a heartbeat's timeout clause, and the
+// time left it names (-1 for none).
+func splitTimeout(msg string) (string, time.Duration) {
+	m := timeoutClause.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return msg, -1
+	}
+	d, err := time.ParseDuration(msg[m[2]:m[3]])
+	if err != nil {
+		return msg, -1
+	}
+	return msg[:m[0]], d
+}
+
+// busyProgress keeps e and, each time the longest-running host of the
+// step reaches the next busyBucket, prints the busy hosts, one line per
+// message: "gpfs[01-03,05-48]  47 running [longest 20s elapsed, first
+// timeout in 9m40s]".
 func (c *Console) busyProgress(e event.Progress, msg, timing string) {
 	if c.busy == nil {
 		c.busy = map[string]*busyStep{}
@@ -110,12 +146,13 @@ func (c *Console) busyProgress(e event.Progress, msg, timing string) {
 	if _, ok := b.hosts[e.Host]; !ok {
 		b.order = append(b.order, e.Host)
 	}
-	b.hosts[e.Host] = busyHost{msg: c.generic(e.Host, msg, true), timing: timing, elapsed: e.Elapsed}
+	m, left := splitTimeout(msg)
+	b.hosts[e.Host] = busyHost{msg: c.generic(e.Host, m, true), timing: timing, elapsed: e.Elapsed, timeout: left}
 	longest := 0.0
 	for _, h := range b.hosts {
 		longest = max(longest, h.elapsed)
 	}
-	n := int(longest / progressEvery)
+	n := busyBucket(longest)
 	if n < 1 || n <= b.bucket {
 		return
 	}
@@ -123,6 +160,7 @@ func (c *Console) busyProgress(e event.Progress, msg, timing string) {
 	var msgs []string
 	by := map[string][]string{}
 	top := map[string]float64{}
+	first := map[string]time.Duration{}
 	for _, h := range b.order {
 		bh, ok := b.hosts[h]
 		if !ok {
@@ -130,19 +168,32 @@ func (c *Console) busyProgress(e event.Progress, msg, timing string) {
 		}
 		if _, seen := by[bh.msg]; !seen {
 			msgs = append(msgs, bh.msg)
+			first[bh.msg] = -1
 		}
 		by[bh.msg] = append(by[bh.msg], h)
 		top[bh.msg] = max(top[bh.msg], bh.elapsed)
+		if bh.timeout >= 0 && (first[bh.msg] < 0 || bh.timeout < first[bh.msg]) {
+			first[bh.msg] = bh.timeout
+		}
 	}
 	for _, m := range msgs {
 		hs := by[m]
 		if len(hs) == 1 {
-			c.emit(c.hostCol(hs[0]) + "  " + show(m, hs[0], 1) + " " + c.st.dim.Sprint(b.hosts[hs[0]].timing) + c.stepNote(e.Step))
+			bh := b.hosts[hs[0]]
+			timing := bh.timing
+			if bh.timeout >= 0 {
+				timing = strings.TrimSuffix(timing, "]") + ", times out in " + bh.timeout.String() + "]"
+			}
+			c.emit(c.hostCol(hs[0]) + "  " + show(m, hs[0], 1) + " " + c.st.dim.Sprint(timing) + c.stepNote(e.Step))
 			continue
+		}
+		timing := "[longest " + seconds(top[m]) + " elapsed"
+		if first[m] >= 0 {
+			timing += ", first timeout in " + first[m].String()
 		}
 		l := c.text(hostlist.Fold(hs))
 		c.emit(c.st.host(l).Sprint(l) + fmt.Sprintf("  %d ", len(hs)) + show(m, hs[0], len(hs)) + " " +
-			c.st.dim.Sprint("[longest "+seconds(top[m])+" elapsed]") + c.stepNote(e.Step))
+			c.st.dim.Sprint(timing+"]") + c.stepNote(e.Step))
 	}
 }
 

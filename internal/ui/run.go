@@ -141,11 +141,23 @@ type hostEntry struct {
 	tail       []string // the command's last output lines, when it failed
 	diags      string   // rendered diagnostics
 	dur        time.Duration
+	gaveUp     bool          // until ran out (event.HostFinished.GaveUp)
+	retried    time.Duration // the retry delay, when absorbed is set
+	absorbed   bool          // the result line says the retries (absorbRetries)
+}
+
+// retriedNote is "; retried every 10.0s" for an entry whose retries are
+// said on its result line.
+func (en hostEntry) retriedNote() string {
+	if !en.absorbed {
+		return ""
+	}
+	return "; retried every " + duration(en.retried)
 }
 
 func (c *Console) entry(e event.HostFinished, t *tail) hostEntry {
 	word := c.statusWord(e.Status)
-	en := hostEntry{step: e.Step, host: e.Host, status: e.Status, word: word, dur: e.Duration}
+	en := hostEntry{step: e.Step, host: e.Host, status: e.Status, word: word, dur: e.Duration, gaveUp: e.GaveUp}
 	message := e.Message
 	if e.GaveUp && e.Status != event.Failed {
 		// until ran out and failed_when kept the host's status: it gave up
@@ -206,7 +218,7 @@ func (c *Console) emitEntry(en hostEntry) {
 	if len(en.msg) > 0 {
 		line += ": " + en.msg[0]
 	}
-	line += c.stepNote(en.step)
+	line += en.retriedNote() + c.stepNote(en.step)
 	if en.dur > 0 {
 		line += c.st.dim.Sprint(" (" + duration(en.dur) + ")")
 	}

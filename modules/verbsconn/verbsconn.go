@@ -27,15 +27,21 @@ func (*Conn) Spec() hcldec.Spec {
 	return &hcldec.ObjectSpec{"expected": &hcldec.AttrSpec{Name: "expected", Type: cty.List(cty.String)}}
 }
 
+// The outputs grow with the exceptions, not with the cluster: a node of a
+// healthy 1,000-node cluster reports two counts and empty lists, not the
+// 999 names of its peers (every name and state is in the raw verbs conn
+// output the run record keeps).
 var outputsType = cty.Object(map[string]cty.Type{
-	"node":       cty.String,
-	"expected":   cty.List(cty.String),
-	"rdma_peers": cty.List(cty.String),
-	"missing":    cty.List(cty.String),
-	"unexpected": cty.List(cty.String),
+	"node":           cty.String,
+	"expected_count": cty.Number,
+	"rdma_count":     cty.Number,
+	"missing":        cty.List(cty.String),
+	"missing_state":  cty.Map(cty.String),
+	"unexpected":     cty.List(cty.String),
 })
 
-// Outputs: the expected peers, those connected over RDMA and those not.
+// Outputs: how many peers are expected and connected over RDMA, and the
+// exceptions by name.
 func (*Conn) Outputs() cty.Type { return outputsType }
 
 // Validate has nothing to check.
@@ -49,11 +55,12 @@ func (*Conn) Doc() module.Doc {
 			"expected": "Peers this node must reach over RDMA: GPFS node names (daemon or admin, short or long) or IPs. Default: every other node mmlscluster lists.",
 		},
 		Outputs: map[string]string{
-			"node":       "This node's GPFS daemon name (\"\" when mmlscluster lists it neither by inventory name nor by an address of the host).",
-			"expected":   "Expected peers, by daemon name.",
-			"rdma_peers": "Expected peers with at least one connected RDMA entry.",
-			"missing":    "Expected peers without one: they talk to this node over TCP.",
-			"unexpected": "Peers connected over RDMA that were not expected.",
+			"node":           "This node's GPFS daemon name (\"\" when mmlscluster lists it neither by inventory name nor by an address of the host).",
+			"expected_count": "How many peers this node must reach over RDMA.",
+			"rdma_count":     "How many expected peers have at least one connected RDMA entry.",
+			"missing":        "Expected peers without one, by daemon name: they talk to this node over TCP.",
+			"missing_state":  "Missing peer -> what verbs conn shows for it: \"no entry\", or the states of its entries (\"connecting\").",
+			"unexpected":     "Peers connected over RDMA that were not expected.",
 		},
 		Example: `step "verbs_conn" "conn" {
   hosts = "gpfs"
@@ -109,8 +116,9 @@ func (*Conn) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyRe
 	evidence["mmlscluster"] = clRaw
 	resp.Evidence = evidence
 	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
-		"node": cty.StringVal(r.Self), "expected": module.StringList(r.Expected), "rdma_peers": module.StringList(r.RDMA),
-		"missing": module.StringList(r.Missing), "unexpected": module.StringList(r.Unexpected),
+		"node": cty.StringVal(r.Self), "expected_count": cty.NumberIntVal(int64(len(r.Expected))),
+		"rdma_count": cty.NumberIntVal(int64(len(r.RDMA))), "missing": module.StringList(r.Missing),
+		"missing_state": stringMap(r.MissingState), "unexpected": module.StringList(r.Unexpected),
 	})
 	name := r.Self
 	if name == "" {
@@ -161,6 +169,17 @@ func emptyButStarted(ctx context.Context, h module.Host, cr gpfscmd.ConnRead, ev
 			cr.Command, h.Name(), len(peers), strings.Join(firstN(peers, 5), ", "), h.Name())
 	}
 	return nil
+}
+
+func stringMap(m map[string]string) cty.Value {
+	if len(m) == 0 {
+		return cty.MapValEmpty(cty.String)
+	}
+	vs := make(map[string]cty.Value, len(m))
+	for k, v := range m {
+		vs[k] = cty.StringVal(v)
+	}
+	return cty.MapVal(vs)
 }
 
 func firstN(s []string, n int) []string {

@@ -87,7 +87,9 @@ func decode(t *testing.T, src string) cty.Value {
 	return v
 }
 
-type result struct{ node, expected, rdma, missing, unexpected string }
+// result is the outputs as text: counts, lists joined with commas, the
+// missing states as peer=state in the order of missing.
+type result struct{ node, expected, rdma, missing, unexpected, states string }
 
 func run(t *testing.T, host, verbs, body string) (result, module.ApplyResponse) {
 	t.Helper()
@@ -105,13 +107,24 @@ func run(t *testing.T, host, verbs, body string) (result, module.ApplyResponse) 
 		}
 		return strings.Join(s, ",")
 	}
-	return result{resp.Outputs.GetAttr("node").AsString(), j("expected"), j("rdma_peers"), j("missing"), j("unexpected")}, resp
+	n := func(name string) string { return resp.Outputs.GetAttr(name).AsBigFloat().Text('f', -1) }
+	var states []string
+	st := resp.Outputs.GetAttr("missing_state")
+	for _, p := range strings.Split(j("missing"), ",") {
+		if p != "" {
+			states = append(states, p+"="+st.Index(cty.StringVal(p)).AsString())
+		}
+	}
+	if st.LengthInt() != len(states) {
+		t.Errorf("missing_state %#v does not hold exactly the missing peers", st)
+	}
+	return result{resp.Outputs.GetAttr("node").AsString(), n("expected_count"), n("rdma_count"), j("missing"), j("unexpected"), strings.Join(states, ",")}, resp
 }
 
 func TestSilentFallback(t *testing.T) {
 	rows := []string{"gpfs02=connected", "n131=connecting", "ip:10.25.80.95=connected", "master=disconnected", "login01=connected", "ip:10.25.80.99=connected"}
 	got, resp := run(t, "gpfs01", conn(rows...), ``)
-	want := result{"gpfs01", "gpfs02,n131,n095,master,login01,login02", "gpfs02,n095,login01", "n131,master,login02", "10.25.80.99"}
+	want := result{"gpfs01", "6", "3", "n131,master,login02", "10.25.80.99", "n131=connecting,master=disconnected,login02=no entry"}
 	if got != want {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}
@@ -122,7 +135,7 @@ func TestSilentFallback(t *testing.T) {
 
 func TestVerbsDisabledMissesEveryone(t *testing.T) {
 	got, _ := run(t, "gpfs01", "VERBS RDMA status: disabled\n", ``)
-	if got.rdma != "" || got.missing != "gpfs02,n131,n095,master,login01,login02" {
+	if got.rdma != "0" || got.missing != "gpfs02,n131,n095,master,login01,login02" {
 		t.Fatalf("got %+v", got)
 	}
 }
@@ -130,7 +143,7 @@ func TestVerbsDisabledMissesEveryone(t *testing.T) {
 func TestLocalNodeByAddress(t *testing.T) {
 	// The inventory calls the host client7; hostname -I has gpfs02's address.
 	got, _ := run(t, "client7", conn("gpfs01=connected", "n131=connected"), `expected = ["gpfs01", "gpfs02", "n131"]`)
-	if got.node != "gpfs02" || got.expected != "gpfs01,n131" || got.missing != "" {
+	if got.node != "gpfs02" || got.expected != "2" || got.missing != "" {
 		t.Fatalf("got %+v", got)
 	}
 }
@@ -215,7 +228,7 @@ func TestEmptyWhileStarted(t *testing.T) {
 func TestMatchByEveryName(t *testing.T) {
 	in := "RDMA Connections between nodes:\n  node              state\n  GPFS02.example.com  connected\n  10.25.80.131      connected\n  n095.example.com  connected\n"
 	got, _ := run(t, "gpfs01", in, `expected = ["gpfs02", "n131", "10.25.80.95"]`)
-	if got.rdma != "gpfs02,n131,n095" || got.missing != "" {
+	if got.rdma != "3" || got.missing != "" {
 		t.Fatalf("got %+v", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/provadev/prova/internal/hostlist"
 	"github.com/provadev/prova/modules/internal/gpfscmd"
 )
 
@@ -240,16 +241,7 @@ func (f Facts) hostsWith(version string) []string {
 }
 
 // peerLines are the log lines about failed or closed RDMA connections.
-func (f Facts) peerLines() []string {
-	var out []string
-	for _, e := range f.Log.Entries {
-		switch {
-		case e.Event == "verbs_closed" || e.Event == "verbs_disconnected" || e.Event == "verbs_error":
-			out = append(out, e.Message)
-		}
-	}
-	return out
-}
+func (f Facts) peerLines() []string { return f.Log.PeerLines }
 
 func (f Facts) evidence() []string {
 	var ev []string
@@ -263,16 +255,7 @@ func (f Facts) evidence() []string {
 		ev = append(ev, "ofed_info -s: not installed ("+f.OFEDMessage+")")
 	}
 	if f.Versions != nil {
-		keys := make([]string, 0, len(f.Versions))
-		for k := range f.Versions {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var kv []string
-		for _, k := range keys {
-			kv = append(kv, k+"="+orUnset(f.Versions[k]))
-		}
-		ev = append(ev, "OFED versions: "+strings.Join(kv, " "))
+		ev = append(ev, "OFED versions: "+f.versionSummary())
 	}
 	ev = append(ev, fmt.Sprintf("mmfsadm test verbs status: %s", orUnset(f.Status)))
 	ev = append(ev, fmt.Sprintf("mmfsadm test verbs conn: %d of %d expected peers connected; missing: %s",
@@ -289,6 +272,39 @@ func (f Facts) evidence() []string {
 		ev = append(ev, "GPFS log: "+l)
 	}
 	return ev
+}
+
+// versionSummary says which hosts have which OFED version, most common
+// version first, hosts folded (23.10-1.1.9.0 on 999 hosts gpfs[01-03,05-1000];
+// 5.8-3.0.7.0 on 1 host gpfs04): one line whose length grows with the
+// distinct versions and the ranges, not with the cluster.
+func (f Facts) versionSummary() string {
+	byVersion := map[string][]string{}
+	for h, v := range f.Versions {
+		byVersion[orUnset(v)] = append(byVersion[orUnset(v)], h)
+	}
+	versions := make([]string, 0, len(byVersion))
+	for v := range byVersion {
+		versions = append(versions, v)
+	}
+	sort.Slice(versions, func(i, j int) bool {
+		a, b := versions[i], versions[j]
+		if len(byVersion[a]) != len(byVersion[b]) {
+			return len(byVersion[a]) > len(byVersion[b])
+		}
+		return a < b
+	})
+	parts := make([]string, 0, len(versions))
+	for _, v := range versions {
+		hs := byVersion[v]
+		sort.Strings(hs)
+		noun := "hosts"
+		if len(hs) == 1 {
+			noun = "host"
+		}
+		parts = append(parts, fmt.Sprintf("%s on %d %s %s", v, len(hs), noun, hostlist.Fold(hs)))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func isEnabled(v string) bool {

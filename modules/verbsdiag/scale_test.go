@@ -49,3 +49,20 @@ func BenchmarkDecide1000(b *testing.B) {
 		Decide(f)
 	}
 }
+
+// The evidence of one node names every node's OFED version, folded by
+// version: the odd node by name, the others as one range, so the line does
+// not grow with the cluster.
+func TestEvidenceFoldsVersions1000(t *testing.T) {
+	v := Decide(facts1000())
+	var line string
+	for _, e := range v.Evidence {
+		if strings.HasPrefix(e, "OFED versions: ") {
+			line = e
+		}
+	}
+	want := "OFED versions: 23.10-1.1.9.0 on 999 hosts gpfs[0001-0499,0501-1000]; 5.4-3.1.0.0 on 1 host gpfs0500"
+	if line != want {
+		t.Errorf("evidence line\n%s\nwant\n%s", line, want)
+	}
+}

@@ -77,7 +77,7 @@ func logWitness(l gpfscmd.LogSummary, expected []string, resolve func(string) st
 	}
 	w.Opinion = true
 	want := set(expected)
-	for _, p := range gpfs.VerbsPeers(l.Entries) {
+	for _, p := range l.Peers {
 		name := resolve(p.Name)
 		if !want[name] {
 			name = resolve(p.IP)

@@ -1,6 +1,8 @@
 package record
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,6 +107,41 @@ func dirSize(t *testing.T, dir string) int64 {
 	return n
 }
 
+// TestRebuildFromCompressedTrail: a closed record keeps its trail as
+// events.jsonl.gz; a run.json that says "running" beside it (a copy from
+// the middle of a run) is rebuilt from the compressed trail.
+func TestRebuildFromCompressedTrail(t *testing.T) {
+	root := t.TempDir()
+	w := create(t, root, testMeta())
+	for _, e := range applyEvents() {
+		w.Observe(e)
+	}
+	first, err := os.ReadFile(filepath.Join(w.Dir(), runFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.Dir(), runFile), first, 0o600); err != nil { // status running
+		t.Fatal(err)
+	}
+	rec, err := Load(w.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The trail holds run_finished: the rebuilt record is whole.
+	if rec.Status != StatusFailed || rec.Incomplete {
+		t.Errorf("status %q, incomplete %v (%s)", rec.Status, rec.Incomplete, rec.IncompleteReason)
+	}
+	if got := stepNames(rec); !cmp.Equal(got, []string{"mmchconfig.verbs", "verbs_conn.check", "assert.verbs_up"}) {
+		t.Errorf("steps = %v", got)
+	}
+	if hr := rec.Steps[1].Hosts["gpfs02"]; hr.Status != event.OK || hr.Result["note"] == nil {
+		t.Errorf("rebuilt host result = %+v", hr)
+	}
+}
+
 // TestRebuildAfterKill: a record never closed (the process was killed)
 // loads as incomplete with everything events.jsonl holds, including a
 // last line the kill cut in half.
@@ -159,4 +196,52 @@ func TestRebuildAfterKill(t *testing.T) {
 		t.Errorf("a bad line: %v", err)
 	}
 	w.events.Close()
+}
+
+// The run's cap counts blobs as stored (compressed, each content once):
+// outputs that compress well or repeat do not use it up, and past it an
+// output is named but replaced by a note saying what was dropped.
+func TestRunRawCapCountsStoredBytes(t *testing.T) {
+	w := create(t, t.TempDir(), testMeta())
+	w.runRawCap = 64 << 10
+	finish := func(host, out string) HostResult {
+		w.Observe(event.HostFinished{Step: "shell.s", Host: host, Status: event.OK, Evidence: map[string]string{"out": out}})
+		return w.rec.Steps[0].Hosts[host]
+	}
+	// 40 hosts print the same 200 KiB (compressible) table: one blob, far
+	// below the cap although 8 MB before compression.
+	table := strings.Repeat("conn 0 RTS gpfs01 mlx5_0 1 1\n", 7000)
+	for i := range 40 {
+		if hr := finish(fmt.Sprintf("h%02d", i), table); len(hr.Truncated) != 0 {
+			t.Fatalf("h%02d: %v", i, hr.Truncated)
+		}
+	}
+	// Random text does not compress: the cap is reached.
+	rng := rand.New(rand.NewPCG(1, 2))
+	var kept, dropped int
+	for i := range 40 {
+		b := make([]byte, 8<<10)
+		for j := range b {
+			b[j] = 'a' + byte(rng.IntN(26))
+		}
+		hr := finish(fmt.Sprintf("r%02d", i), string(b))
+		raw, err := (&Record{Dir: w.Dir()}).ReadRaw(hr.Raw["out"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hr.Truncated) == 0 {
+			kept++
+			continue
+		}
+		dropped++
+		if !strings.Contains(string(raw), "not kept: the run's raw outputs reached the record cap") {
+			t.Errorf("r%02d: %q", i, raw)
+		}
+	}
+	if kept == 0 || dropped == 0 || w.rawBytes > w.runRawCap {
+		t.Errorf("kept %d, dropped %d, %d bytes stored for a cap of %d", kept, dropped, w.rawBytes, w.runRawCap)
+	}
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
+	}
 }

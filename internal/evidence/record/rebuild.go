@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/provadev/prova/engine/event"
 )
@@ -16,7 +14,7 @@ import (
 // up to its last complete line. A last line cut short by the kill is
 // ignored; any other bad line is an error naming it.
 func rebuild(dir string, start Record) (*Record, error) {
-	f, err := os.Open(filepath.Join(dir, eventsFile))
+	f, name, err := openEvents(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +37,7 @@ func rebuild(dir string, start Record) (*Record, error) {
 			continue
 		}
 		if err := b.replay(line); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", eventsFile, n, err)
+			return nil, fmt.Errorf("%s line %d: %w", name, n, err)
 		}
 		lines++
 	}
@@ -53,7 +51,7 @@ func rebuild(dir string, start Record) (*Record, error) {
 	if !b.finished {
 		status = StatusIncomplete
 		b.rec.Incomplete = true
-		b.rec.IncompleteReason = fmt.Sprintf("%s; rebuilt from %d events in %s", reason, lines, eventsFile)
+		b.rec.IncompleteReason = fmt.Sprintf("%s; rebuilt from %d events in %s", reason, lines, name)
 	}
 	b.finish(status)
 	if b.rec.Incomplete && b.rec.Aborted == nil {

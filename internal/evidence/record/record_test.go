@@ -3,8 +3,10 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -98,7 +100,19 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, filepath.Join("testdata", "run.json.golden"), b)
+	// run.json is one line (no indentation); the golden is indented to be
+	// read.
+	if n := bytes.Count(b, []byte("\n")); n != 1 {
+		t.Errorf("run.json has %d lines, want 1 (compact JSON)", n)
+	}
+	var ind bytes.Buffer
+	if err := json.Indent(&ind, b, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "run.json.golden"), ind.Bytes())
+	if _, err := os.Stat(filepath.Join(dir, "events.jsonl")); err == nil {
+		t.Error("events.jsonl left plain beside events.jsonl.gz after Close")
+	}
 
 	rec, err := Load(dir)
 	if err != nil {
@@ -150,12 +164,9 @@ func TestRoundTrip(t *testing.T) {
 		t.Error("ReadRaw followed a path out of the record")
 	}
 
-	// events.jsonl holds one line per event, as the JSON observer writes.
-	f, err := os.Open(filepath.Join(dir, "events.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	// events.jsonl holds one line per event, as the JSON observer writes;
+	// once the record is closed it is kept as events.jsonl.gz.
+	f := gunzipFile(t, filepath.Join(dir, "events.jsonl.gz"))
 	// events.jsonl: the meta first, then one line per event but output
 	// and progress, host_finished as the record keeps it.
 	var kinds []string
@@ -209,6 +220,11 @@ func noSecretAnywhere(t *testing.T, root string) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
+		}
+		if strings.HasSuffix(p, ".gz") { // raw blobs and the closed trail
+			if b, err = io.ReadAll(gunzipFile(t, p)); err != nil {
+				return err
+			}
 		}
 		if bytes.Contains(b, []byte(secret)) {
 			t.Errorf("secret in %s", p)
@@ -370,7 +386,7 @@ func TestConcurrentObserve(t *testing.T) {
 	if got := len(rec.Steps[0].Hosts); got != n {
 		t.Errorf("%d hosts recorded, want %d", got, n)
 	}
-	b, err := os.ReadFile(filepath.Join(w.Dir(), "events.jsonl"))
+	b, err := io.ReadAll(gunzipFile(t, filepath.Join(w.Dir(), "events.jsonl.gz")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,4 +478,19 @@ func TestRunIDAndLatest(t *testing.T) {
 	if !strings.HasPrefix(filepath.Base(got), "20261130T041500Z-") {
 		t.Errorf("Latest = %s", got)
 	}
+}
+
+// gunzipFile opens a gzip file for reading, closed when the test ends.
+func gunzipFile(t *testing.T, path string) io.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return zr
 }

@@ -12,13 +12,18 @@ import (
 // event, per-line output included, in events.jsonl; version 2 keeps raw
 // outputs once per distinct content, gzip-compressed, as
 // raw/sha256/<hex>.gz, and leaves output and progress events out of
-// events.jsonl. Load reads both.
-const Version = 2
+// events.jsonl; version 3 writes run.json without indentation and, once
+// run.json holds the whole record, compresses events.jsonl into
+// events.jsonl.gz (a run that never closed its record leaves events.jsonl
+// plain, to be rebuilt from). Load reads all three.
+const Version = 3
 
 const (
 	runFile    = "run.json"
 	eventsFile = "events.jsonl"
-	rawDir     = "raw"
+	// eventsGz is events.jsonl once the record is closed.
+	eventsGz = eventsFile + ".gz"
+	rawDir   = "raw"
 )
 
 // Run statuses. Close accepts any status; these are the ones prova uses.

@@ -26,8 +26,9 @@ type Writer struct {
 	closeErr error
 
 	*builder
-	blobs    map[string]bool // SHA-256 hex of the blobs written
-	rawBytes int64           // raw bytes kept so far (before compression)
+	blobs     map[string]bool // SHA-256 hex of the blobs written
+	rawBytes  int64           // blob bytes written so far (compressed)
+	runRawCap int64           // a test's MaxRunRawBytes; 0 for the constant
 }
 
 // Create makes the record directory root/<meta.RunID> (a new run ID when
@@ -236,6 +237,13 @@ func (w *Writer) Close(status string) error {
 	}
 	if err := w.events.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("close %s: %w", eventsFile, err))
+	}
+	if errors.Join(errs...) == nil {
+		// run.json now holds the whole record: the trail is kept
+		// compressed (a tenth of its size), not plain beside it.
+		if err := compressEvents(w.dir); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		w.closeErr = fmt.Errorf("run record %s: %w", w.dir, err)

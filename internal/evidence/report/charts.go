@@ -126,9 +126,10 @@ func cpuPoints(rec *record.Record, hosts []string) []CPUPoint {
 	return out
 }
 
-// peerPoints reads rdma_peers (a list or a count) and expected (a count or
-// a list), else counts missing, from the first step of each host that has
-// rdma_peers.
+// peerPoints reads rdma_count (verbs_conn since 1,000-node clusters) or
+// rdma_peers (a list or a count: older records) and expected_count or
+// expected (a count or a list), else counts missing, from the first step
+// of each host that has one of the first two.
 func peerPoints(rec *record.Record, hosts []string) []PeerPoint {
 	var out []PeerPoint
 	for _, h := range hosts {
@@ -137,12 +138,17 @@ func peerPoints(rec *record.Record, hosts []string) []PeerPoint {
 			if p != nil {
 				return
 			}
-			n, ok := count(hr.Result["rdma_peers"])
+			n, ok := count(hr.Result["rdma_count"])
+			if !ok {
+				n, ok = count(hr.Result["rdma_peers"])
+			}
 			if !ok {
 				return
 			}
 			p = &PeerPoint{Host: h, Connected: n, Expected: n}
-			if e, ok := count(hr.Result["expected"]); ok {
+			if e, ok := count(hr.Result["expected_count"]); ok {
+				p.Expected = e
+			} else if e, ok := count(hr.Result["expected"]); ok {
 				p.Expected = e
 			} else if m, ok := count(hr.Result["missing"]); ok {
 				p.Expected = n + m

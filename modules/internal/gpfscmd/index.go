@@ -20,8 +20,16 @@ type NodeIndex struct {
 	ip    map[netip.Addr]int // daemon IP address
 }
 
-// IndexNodes indexes the nodes of c.
+// IndexNodes indexes the nodes of c (once per distinct mmlscluster output
+// for a cluster Cluster returned). The index is shared: read it only.
 func IndexNodes(c *gpfs.Cluster) *NodeIndex {
+	if x := cachedIndex(c); x != nil {
+		return x
+	}
+	return buildIndex(c)
+}
+
+func buildIndex(c *gpfs.Cluster) *NodeIndex {
 	x := &NodeIndex{nodes: c.Nodes, full: map[string]int{}, short: map[string]int{}, ip: map[netip.Addr]int{}}
 	for i, n := range c.Nodes {
 		for _, name := range []string{n.DaemonName, n.AdminName} {

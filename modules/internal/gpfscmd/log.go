@@ -55,15 +55,30 @@ type LogSummary struct {
 	PagepoolLines         []string
 	Errors                []string // error lines ([E] and VERBS RDMA errors), as printed
 	Lines                 int      // entries since the start
-	Entries               []gpfs.LogEntry
+	// Peers is what the VERBS RDMA lines since the start say per peer
+	// (gpfs.VerbsPeers); PeerLines the messages of the lines about closed,
+	// disconnected or failed RDMA connections, as printed.
+	Peers     []gpfs.VerbsPeerLog
+	PeerLines []string
 }
+
+// The summary keeps what the diagnosis reads, copied out of the log, and
+// not the log's entries: on 1,000 nodes each node's 5,000-line log and
+// its parse (a few MB) would otherwise live as long as the module call,
+// on every host running at once.
 
 // Summarize reads the entries since the daemon last started.
 func Summarize(l *gpfs.Log) LogSummary {
 	s := LogSummary{StartFound: l.HasStart(), ConnectedTo: []string{}, Closed: []string{}, Errors: []string{}}
-	s.Entries = l.SinceLastStart()
-	s.Lines = len(s.Entries)
-	for _, e := range s.Entries {
+	entries := l.SinceLastStart()
+	s.Lines = len(entries)
+	for _, e := range entries {
+		switch e.Event {
+		case gpfs.EventVerbsClosed, gpfs.EventVerbsDisconnected, gpfs.EventVerbsError:
+			s.PeerLines = append(s.PeerLines, strings.Clone(e.Message))
+		}
+	}
+	for _, e := range entries {
 		switch e.Event {
 		case gpfs.EventVerbsStarted:
 			s.VerbsStarted = true
@@ -71,13 +86,17 @@ func Summarize(l *gpfs.Log) LogSummary {
 			s.LibraryNotFound = true
 		case gpfs.EventVerbsPagepoolNotRegistered:
 			s.PagepoolNotRegistered = true
-			s.PagepoolLines = append(s.PagepoolLines, e.Message)
+			s.PagepoolLines = append(s.PagepoolLines, strings.Clone(e.Message))
 		}
 		if e.Severity == "E" || e.Event == gpfs.EventVerbsError || e.Event == gpfs.EventVerbsLibraryNotFound {
-			s.Errors = append(s.Errors, e.Message)
+			s.Errors = append(s.Errors, strings.Clone(e.Message))
 		}
 	}
-	for _, p := range gpfs.VerbsPeers(s.Entries) {
+	s.Peers = gpfs.VerbsPeers(entries)
+	for i := range s.Peers {
+		s.Peers[i].IP, s.Peers[i].Name = strings.Clone(s.Peers[i].IP), strings.Clone(s.Peers[i].Name)
+	}
+	for _, p := range s.Peers {
 		name := p.Name
 		if name == "" {
 			name = p.IP

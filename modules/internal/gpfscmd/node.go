@@ -36,7 +36,7 @@ func Cluster(ctx context.Context, h module.Host) (*gpfs.Cluster, string, error) 
 	if err != nil {
 		return nil, out.Stdout, err
 	}
-	c, err := gpfs.ParseMmlscluster([]byte(out.Stdout))
+	c, err := parseCluster(out.Stdout)
 	if err != nil {
 		return nil, out.Stdout, ParseFailure(h, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
@@ -169,13 +170,20 @@ func collectHintName(host string) string {
 // PeerReport is the RDMA picture of one node: which peers it should reach and
 // which it reaches over a connected RDMA connection.
 type PeerReport struct {
-	Self       string   // this node's daemon name ("" when not found)
-	Expected   []string // daemon names (or names as given, when not in the cluster)
-	RDMA       []string // expected peers with a connected row
-	Missing    []string // expected peers without one: they talk TCP
-	Unexpected []string // connected rows matching no expected peer
-	Notes      []string
+	Self     string   // this node's daemon name ("" when not found)
+	Expected []string // daemon names (or names as given, when not in the cluster)
+	RDMA     []string // expected peers with a connected row
+	Missing  []string // expected peers without one: they talk TCP
+	// MissingState says, per missing peer, what verbs conn shows for it:
+	// NoEntry, or the states of its rows as printed ("connecting",
+	// "error, connecting"), distinct, in the order of the rows.
+	MissingState map[string]string
+	Unexpected   []string // connected rows matching no expected peer
+	Notes        []string
 }
+
+// NoEntry is the MissingState of a peer without a row in verbs conn.
+const NoEntry = "no entry"
 
 // Report matches conns against the expected peers: expected is a list of
 // names or IPs, or nil for every cluster node but self. A row matches a
@@ -183,7 +191,7 @@ type PeerReport struct {
 // every name and address mmlscluster gives (NodeIndex): the work is linear
 // in the number of peers and rows.
 func Report(cl *gpfs.Cluster, self gpfs.ClusterNode, selfFound bool, conns *gpfs.VerbsConns, expected []string, host string) PeerReport {
-	r := PeerReport{Expected: []string{}, RDMA: []string{}, Missing: []string{}, Unexpected: []string{}}
+	r := PeerReport{Expected: []string{}, RDMA: []string{}, Missing: []string{}, MissingState: map[string]string{}, Unexpected: []string{}}
 	if selfFound {
 		r.Self = self.DaemonName
 	} else {
@@ -218,11 +226,15 @@ func Report(cl *gpfs.Cluster, self gpfs.ClusterNode, selfFound bool, conns *gpfs
 		}
 	}
 	connected := make([]bool, len(names))
+	states := map[int][]string{} // the row states of peers not connected
 	seen := map[string]bool{}
 	for _, c := range conns.Conns {
 		p, node, inCluster := peerOf(idx, c, byNode, byName)
 		if p >= 0 {
 			connected[p] = connected[p] || c.Connected
+			if st := rowState(c); !c.Connected && !slices.Contains(states[p], st) {
+				states[p] = append(states[p], st)
+			}
 			continue
 		}
 		if !c.Connected {
@@ -246,9 +258,21 @@ func Report(cl *gpfs.Cluster, self gpfs.ClusterNode, selfFound bool, conns *gpfs
 			r.RDMA = append(r.RDMA, n)
 		} else {
 			r.Missing = append(r.Missing, n)
+			r.MissingState[n] = NoEntry
+			if st := states[i]; len(st) > 0 {
+				r.MissingState[n] = strings.Join(st, ", ")
+			}
 		}
 	}
 	return r
+}
+
+// rowState is a row's state as printed, "(no state)" when it has none.
+func rowState(c gpfs.VerbsConn) string {
+	if st := strings.TrimSpace(c.State); st != "" {
+		return st
+	}
+	return "(no state)"
 }
 
 // peerOf returns the expected peer (its position, -1 for none) a
