@@ -27,6 +27,7 @@ func ParseCSV(data []byte) (*Result, error) {
 		return nil, err
 	}
 	var header []string
+	seen := map[string]int{}
 	r := &Result{Phases: []Phase{}}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, text := range lines {
@@ -45,6 +46,13 @@ func ParseCSV(data []byte) (*Result, error) {
 		if header == nil {
 			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: text, Reason: `row before the "ISO date,..." header`}
 		}
+		// One row per phase, each with its date and operation: a row
+		// written twice is the file read twice, not a second phase.
+		if first, dup := seen[text]; dup {
+			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: text,
+				Reason: fmt.Sprintf("the same row as line %d, again: two files run together?", first)}
+		}
+		seen[text] = line
 		if len(rec) != len(header) {
 			return nil, &parse.Error{Tool: toolCSV, Line: line, Text: text,
 				Reason: fmt.Sprintf("row has %d fields, header has %d", len(rec), len(header))}

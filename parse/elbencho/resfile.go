@@ -1,6 +1,7 @@
 package elbencho
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/provadev/prova/parse"
@@ -39,11 +40,20 @@ func ParseResfile(data []byte) (*Resfile, error) {
 	lines := text.Lines(data)
 	f := &Resfile{Sections: []Section{}}
 	start := -1
+	seen := map[string]int{}
 	flush := func(end int) error {
 		if start < 0 {
 			return nil
 		}
 		s := &f.Sections[len(f.Sections)-1]
+		// elbencho appends one section per phase; two phases of one run
+		// may share the date and command line, never the whole text.
+		key := strings.Join(lines[start-1:end], "\n")
+		if first, dup := seen[key]; dup {
+			return &parse.Error{Tool: toolResfile, Line: start, Text: lines[start-1],
+				Reason: fmt.Sprintf("the same section as at line %d, again: the file pasted twice?", first)}
+		}
+		seen[key] = start
 		r, err := parseTable(toolResfile, lines[start:end], start)
 		if err != nil {
 			return err

@@ -126,8 +126,13 @@ func findJSON(data []byte) (raw []byte, line int, ok bool, err error) {
 	for i, l := range bytes.SplitAfter(data, []byte("\n")) {
 		if bytes.HasPrefix(l, []byte("{")) {
 			var v json.RawMessage
-			derr := json.NewDecoder(bytes.NewReader(data[off:])).Decode(&v)
+			dec := json.NewDecoder(bytes.NewReader(data[off:]))
+			derr := dec.Decode(&v)
 			if derr == nil {
+				if n, text := secondJSON(data[off+int(dec.InputOffset()):]); n >= 0 {
+					return nil, 0, false, &parse.Error{Tool: tool, Line: i + 1 + n, Text: text,
+						Reason: "a second JSON document after the first: two fio outputs run together?"}
+				}
 				return v, i + 1, true, nil
 			}
 			if err == nil {
@@ -137,6 +142,18 @@ func findJSON(data []byte) (raw []byte, line int, ok bool, err error) {
 		off += len(l)
 	}
 	return nil, 0, false, err
+}
+
+// secondJSON returns the line (counted from the end of the first
+// document, whose last line is 0) of a second JSON object starting in
+// column 0 of rest, and its text; -1 when there is none.
+func secondJSON(rest []byte) (int, string) {
+	for i, l := range bytes.SplitAfter(rest, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte("{")) {
+			return i, strings.TrimRight(string(l), "\r\n")
+		}
+	}
+	return -1, ""
 }
 
 // jobFailed is the error for a failed job, naming it and its errno.

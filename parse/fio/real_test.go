@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -107,6 +108,43 @@ func TestRealFioFailedJob(t *testing.T) {
 			wantErr(t, err, 0, `job "notdir" failed with error 20`)
 		} else {
 			wantErr(t, err, 0, "") // stdout lacks the error text (stderr has it) but has no results
+		}
+	}
+}
+
+// TestRealFioSeveralJobsAndTwoRuns: real fio with two job processes (no
+// group_reporting) and a second group after a stonewall prints several
+// results in one run, read as that many jobs; the output of two runs
+// pasted together is refused, in both text and JSON.
+func TestRealFioSeveralJobsAndTwoRuns(t *testing.T) {
+	dir := t.TempDir()
+	file := "--filename=" + filepath.Join(dir, "fio.dat")
+	common := []string{file, "--size=1M", "--bs=4k", "--ioengine=psync", "--rw=read"}
+	for _, format := range []string{"normal", "json"} {
+		args := append([]string{"--output-format=" + format,
+			"--name=first", "--numjobs=2"}, common...)
+		args = append(args, "--name=second", "--stonewall", "--new_group")
+		args = append(args, common...)
+		out, rc := runFio(t, args...)
+		if rc != 0 {
+			t.Fatalf("fio exit %d:\n%s", rc, out)
+		}
+		r, err := Parse(out)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", format, err, out)
+		}
+		var names []string
+		groups := map[int]bool{}
+		for _, j := range r.Jobs {
+			names = append(names, j.Name)
+			groups[j.GroupID] = true
+		}
+		if len(r.Jobs) != 3 || names[0] != "first" || names[1] != "first" || names[2] != "second" || len(groups) != 2 {
+			t.Errorf("%s: jobs %v in groups %v", format, names, groups)
+		}
+		twice := append(append([]byte{}, out...), out...)
+		if _, err := Parse(twice); err == nil || !strings.Contains(err.Error(), "two fio outputs run together") && !strings.Contains(err.Error(), "JSON") {
+			t.Errorf("%s twice: %v", format, err)
 		}
 	}
 }

@@ -21,6 +21,8 @@ var (
 	pctItemRe   = regexp.MustCompile(`(\d+\.\d+)th=\[\s*(\d+)\]`)
 	cpuRe       = regexp.MustCompile(`^\s+cpu\s+: usr=([\d.]+)%, sys=([\d.]+)%`)
 	failedPidRe = regexp.MustCompile(`^fio: pid=\d+, err=(\d+)/(.*)$`)
+	groupRe     = regexp.MustCompile(`^Run status group (\d+) \(all jobs\):$`)
+	pidRe       = regexp.MustCompile(`: pid=(\d+)`)
 )
 
 // parseText reads fio's normal output (fio 3.x).
@@ -33,14 +35,45 @@ func parseText(lines []string) (*Result, error) {
 	errAt := func(i int, err error) error {
 		return &parse.Error{Tool: tool, Line: i + 1, Text: lines[i], Reason: err.Error()}
 	}
+	// One run prints its job declarations and version once, then one
+	// result per job process (each with its own pid), one "Run status
+	// group N" per group and one "Disk stats" block. Several jobs and
+	// groups are told apart by that structure; anything printed a second
+	// time is a second run.
+	second := func(i int, what string) error {
+		return &parse.Error{Tool: tool, Line: i + 1, Text: lines[i], Reason: what + ": two fio outputs run together?"}
+	}
+	pids, groups := map[string]bool{}, map[string]bool{}
+	disk := false
 	for i, l := range lines {
 		l = strings.TrimRight(l, " \t")
 		if m := versionRe.FindStringSubmatch(l); m != nil {
+			if r.Version != "" || len(r.Jobs) > 0 {
+				return nil, second(i, "a second fio version line")
+			}
 			r.Version = l
 			continue
 		}
 		if m := jobDeclRe.FindStringSubmatch(l); m != nil {
+			if len(r.Jobs) > 0 || len(groups) > 0 {
+				return nil, second(i, "a job declaration after the results")
+			}
 			declared = append(declared, m[1])
+			continue
+		}
+		if m := groupRe.FindStringSubmatch(l); m != nil {
+			if groups[m[1]] || disk {
+				return nil, second(i, "run status group "+m[1]+" a second time")
+			}
+			groups[m[1]] = true
+			job, io = nil, nil
+			continue
+		}
+		if strings.HasPrefix(l, "Disk stats (") {
+			if disk {
+				return nil, second(i, "a second disk stats block")
+			}
+			disk, job, io = true, nil, nil
 			continue
 		}
 		if m := failedPidRe.FindStringSubmatch(l); m != nil {
@@ -52,6 +85,15 @@ func parseText(lines []string) (*Result, error) {
 			return nil, jobFailed(name, n, l, i+1)
 		}
 		if m := jobHeadRe.FindStringSubmatch(l); m != nil {
+			if p := pidRe.FindStringSubmatch(l); p != nil {
+				if pids[p[1]] {
+					return nil, second(i, "the result of job process "+p[1]+" a second time")
+				}
+				pids[p[1]] = true
+			}
+			if len(groups) > 0 {
+				return nil, second(i, "a job result after the run status")
+			}
 			g, _ := strconv.Atoi(m[2])
 			e, _ := strconv.Atoi(m[3])
 			if e != 0 {

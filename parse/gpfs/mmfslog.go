@@ -1,6 +1,7 @@
 package gpfs
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -99,9 +100,17 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 	}
 	l := &Log{Entries: []LogEntry{}, Starts: []int{}}
 	openRunmmfs := false
+	// A log only grows: a timestamped line seen before, met again after
+	// a later time, is a stretch of the log read twice.
+	seen := map[string]int{}
+	var latest time.Time
 	for i, raw := range text.Lines(data) {
 		if strings.TrimSpace(raw) == "" {
 			continue
+		}
+		if text.Terminal(raw) {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+				Reason: "a login banner or shell prompt, not a log line: paste the log only"}
 		}
 		e := LogEntry{Line: i + 1, Message: strings.TrimSpace(raw)}
 		switch {
@@ -125,6 +134,16 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "bad timestamp"}
 			}
 			e.Message = strings.TrimSpace(raw[len(m):])
+		}
+		if e.Time != nil {
+			if first, dup := seen[raw]; dup && e.Time.Before(latest) {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+					Reason: fmt.Sprintf("line %d again, after later lines: the log read twice?", first)}
+			}
+			seen[raw] = i + 1
+			if e.Time.After(latest) {
+				latest = *e.Time
+			}
 		}
 		if m := severityRe.FindStringSubmatch(e.Message); m != nil {
 			e.Severity = m[1]

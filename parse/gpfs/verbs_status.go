@@ -32,6 +32,10 @@ func ParseVerbsStatus(data []byte) (*VerbsStatus, error) {
 		if line == "" {
 			continue
 		}
+		if text.Terminal(raw) {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+				Reason: "a login banner or shell prompt, not mmfsadm output: paste the tool's output only"}
+		}
 		rest, ok := strings.CutPrefix(line, "VERBS RDMA status:")
 		if !ok {
 			extra = append(extra, line)

@@ -72,6 +72,7 @@ type parser struct {
 	inTable    bool
 	tbl        table
 	lastRemote bool // the last address line was a remote one
+	started    bool // a line of perftest's own has been read
 }
 
 func (p *parser) fail(n int, raw, reason string) error {
@@ -83,11 +84,34 @@ func (p *parser) fail(n int, raw, reason string) error {
 }
 
 func (p *parser) line(n int, raw string) error {
-	r := p.res
 	line := strings.TrimSpace(raw)
-	switch {
-	case line == "":
+	if line == "" {
 		return nil
+	}
+	if !p.started {
+		if !ownLine(line) {
+			return p.fail(n, raw, "text before perftest's output (a login banner, a shell prompt or another tool's output?)")
+		}
+		p.started = true
+	}
+	return p.read(n, raw, line)
+}
+
+// ownLine reports whether line can start perftest's output: its dashed
+// rule, the server's "*" box, a test title, a result table header,
+// "Version:", a no-device, failure or warning message. Anything else
+// before such a line is not perftest's, and is refused rather than kept
+// as a warning: a parser does not guess where another tool's text ends.
+func ownLine(line string) bool {
+	return dashLine.MatchString(line) || strings.HasPrefix(line, "*") || title.MatchString(line) ||
+		isTableHeader(line) || strings.HasPrefix(line, "Version:") || noDeviceLine(line) ||
+		failureLine(line) || warningLine(line) ||
+		strings.HasPrefix(line, "local address:") || strings.HasPrefix(line, "remote address:")
+}
+
+func (p *parser) read(n int, raw, line string) error {
+	r := p.res
+	switch {
 	case dashLine.MatchString(line):
 		p.inTable = false
 		return nil

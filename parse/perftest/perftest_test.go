@@ -159,3 +159,26 @@ func TestVersion(t *testing.T) {
 		t.Errorf("got %+v", r)
 	}
 }
+
+// TestLeadingTextRefused: text before perftest's own first line (a login
+// banner, an echoed prompt, another tool) is an error naming that line,
+// not a warning of the result; perftest's own leading warning is read.
+func TestLeadingTextRefused(t *testing.T) {
+	full := sections(t, "perftest/ib_write_bw-client-softroce-rxe0-65536.txt")[0]
+	for _, lead := range []string{
+		"Last login: Tue Dec  1 08:00:00 2026 from 10.0.0.1\n",
+		"root@node-1:/# ib_write_bw -d mlx5_0 10.0.0.1\n",
+		"\nWelcome to node-1\n\n",
+	} {
+		_, err := ParseBandwidth(append([]byte(lead), full...))
+		if err == nil || !strings.Contains(err.Error(), "text before perftest's output") ||
+			!strings.Contains(err.Error(), "line ") {
+			t.Errorf("%q: %v", lead, err)
+		}
+	}
+	// A warning perftest prints before its rule is perftest's own.
+	r := mustParse(t, ParseBandwidth, append([]byte("WARNING: BW peak won't be measured in this run.\n"), full...))
+	if !r.HasResults() || len(r.Warnings) == 0 {
+		t.Errorf("leading perftest warning: %+v", r)
+	}
+}

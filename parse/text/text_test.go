@@ -46,3 +46,29 @@ func TestOptInt(t *testing.T) {
 		t.Error("not a number")
 	}
 }
+
+func TestTerminal(t *testing.T) {
+	for _, l := range []string{
+		"Last login: Tue Dec  1 08:00:00 2026 from 10.0.0.1",
+		"Last login: Mon Jun 25 22:23:36 2018 on pts/0",
+		"Last failed login: Mon Jun 25 22:23:36 CEST 2018 from 10.1.1.1 on ssh:notty",
+		"There were 3 failed login attempts since the last successful login.",
+		"[root@gpfs01 ~]# mmfsadm test verbs status",
+		"root@gpfs01:/var/adm/ras# tail mmfs.log.latest",
+	} {
+		if !Terminal(l) {
+			t.Errorf("not recognised: %q", l)
+		}
+	}
+	for _, l := range []string{
+		"VERBS RDMA status: started",
+		"2025-09-12_15:01:03.590+0200: [I] VERBS RDMA starting with verbsRdmaCm=no",
+		"Mon Jun 25 22:23:36.298 2018: [I] mmfsd ready",
+		"Last login: yesterday", // not sshd's form
+		"user@example.com is the contact",
+	} {
+		if Terminal(l) {
+			t.Errorf("recognised: %q", l)
+		}
+	}
+}
