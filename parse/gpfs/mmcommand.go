@@ -1,9 +1,11 @@
 package gpfs
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -115,8 +117,7 @@ func ParseCommandResult(data []byte) *CommandResult {
 // continuation lines extend.
 func (r *CommandResult) commandMessage(msg string, listing **[]string) *[]string {
 	switch {
-	case strings.HasPrefix(msg, "Command successfully completed"), msg == "Finished",
-		strings.HasPrefix(msg, "Starting GPFS"):
+	case isCompletion(msg):
 		r.Completed = true
 		return nil
 	case strings.HasPrefix(msg, "Command failed"):
@@ -150,4 +151,55 @@ func (r *CommandResult) commandMessage(msg string, listing **[]string) *[]string
 	}
 	r.Messages = append(r.Messages, msg)
 	return &r.Messages
+}
+
+// ParseCommand returns a strict reader of one administration command's
+// output, for `prova parse` and the support bundle: where
+// ParseCommandResult files every line somewhere (a module then judges
+// OK()), this one refuses what is not one run of command: output cut
+// mid-line, nothing printed, text with no "command: ..." message at all
+// (another tool, an error page), a login banner or shell prompt, and a
+// completion message printed twice (two runs run together).
+func ParseCommand(command string) func([]byte) (*CommandResult, error) {
+	return func(data []byte) (*CommandResult, error) {
+		if err := parse.Complete(command, data); err != nil {
+			return nil, err
+		}
+		lines := text.Lines(data)
+		own, completedAt := false, 0
+		for i, raw := range lines {
+			if text.Terminal(raw) {
+				return nil, &parse.Error{Tool: command, Line: i + 1, Text: raw,
+					Reason: "a login banner or shell prompt, not " + command + " output: paste the command's output only"}
+			}
+			line := dateOnly.ReplaceAllString(strings.TrimSpace(raw), "")
+			m := cmdPrefix.FindStringSubmatch(line)
+			if m == nil || m[1] != command {
+				continue
+			}
+			own = true
+			if isCompletion(m[2]) {
+				if completedAt > 0 {
+					return nil, &parse.Error{Tool: command, Line: i + 1, Text: raw,
+						Reason: fmt.Sprintf("a second completion message (the first is on line %d): two outputs run together?", completedAt)}
+				}
+				completedAt = i + 1
+			}
+		}
+		if !own {
+			if len(lines) == 0 || text.Blank(data) {
+				return nil, &parse.Error{Tool: command, Reason: "no output (" + command + " always prints its messages)"}
+			}
+			return nil, &parse.Error{Tool: command, Line: 1, Text: lines[0],
+				Reason: "no line is a \"" + command + ": ...\" message: not " + command + " output"}
+		}
+		return ParseCommandResult(data), nil
+	}
+}
+
+// isCompletion reports whether msg (after "mmX: ") is the command's
+// completion message.
+func isCompletion(msg string) bool {
+	msg = strings.TrimSpace(msg)
+	return strings.HasPrefix(msg, "Command successfully completed") || msg == "Finished" || strings.HasPrefix(msg, "Starting GPFS")
 }

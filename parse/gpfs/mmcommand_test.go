@@ -1,6 +1,7 @@
 package gpfs
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -102,5 +103,32 @@ func TestCommandResultFailures(t *testing.T) {
 	}
 	if r := ParseCommandResult(nil); r.Completed || r.OK() {
 		t.Errorf("empty output: %+v", r)
+	}
+}
+
+// TestParseCommandRefuses: the strict reader behind `prova parse mmstartup`
+// and the bundle refuses what is not one run of the command.
+func TestParseCommandRefuses(t *testing.T) {
+	one := segmentOf(t, "gpfs/mmchconfig-success-propagating-4.2.3.txt", "mmchconfig", 0)
+	if r, err := ParseCommand("mmchconfig")(one); err != nil || !r.OK() {
+		t.Fatalf("one run: %+v, %v", r, err)
+	}
+	for _, tc := range []struct {
+		in   string
+		line int
+		want string
+	}{
+		{"", 0, "no output"},
+		{"Welcome to gpfs01\n", 1, "not mmchconfig output"},
+		{"mmstartup: Starting GPFS ...\n", 1, "not mmchconfig output"},
+		{"[root@gpfs01 ~]# mmchconfig verbsRdma=enable\n" + string(one), 1, "shell prompt"},
+		{string(one) + string(one), 5, "second completion message (the first is on line 1)"},
+		{"mmchconfig: Command successfully comp", 1, "cut short"},
+	} {
+		_, err := ParseCommand("mmchconfig")([]byte(tc.in))
+		pe := wantParseError(t, err, "mmchconfig", tc.line)
+		if !strings.Contains(pe.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.in, err, tc.want)
+		}
 	}
 }

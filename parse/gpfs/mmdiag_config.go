@@ -1,6 +1,7 @@
 package gpfs
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/provadev/prova/parse"
@@ -37,17 +38,35 @@ func (d *DiagConfig) Get(name string) (DiagAttr, bool) {
 
 // ParseMmdiagConfig reads the human-readable output of mmdiag --config:
 // a "=== mmdiag: config ===" banner, then lines " name value" or
-// "! name value" ('!' marks a value changed from its default).
+// "! name value" ('!' marks a value changed from its default). An
+// attribute line before the banner, a second banner or an attribute
+// printed twice is an error: the text is not one mmdiag --config output.
 func ParseMmdiagConfig(data []byte) (*DiagConfig, error) {
 	const tool = "mmdiag --config"
 	if err := parse.Complete(tool, data); err != nil {
 		return nil, err
 	}
 	d := &DiagConfig{Attrs: []DiagAttr{}}
+	banner := 0
+	seen := map[string]int{}
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
-		if line == "" || (strings.HasPrefix(line, "===") && strings.HasSuffix(line, "===")) {
+		if line == "" {
 			continue
+		}
+		if strings.HasPrefix(line, "===") && strings.HasSuffix(line, "===") {
+			if line != "=== mmdiag: config ===" {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "another mmdiag section than config"}
+			}
+			if banner > 0 {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+					Reason: fmt.Sprintf("a second banner (the first is on line %d): two outputs run together?", banner)}
+			}
+			banner = i + 1
+			continue
+		}
+		if banner == 0 {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: `text before the "=== mmdiag: config ===" banner: not mmdiag --config output`}
 		}
 		changed := false
 		if strings.HasPrefix(line, "!") {
@@ -58,7 +77,14 @@ func ParseMmdiagConfig(data []byte) (*DiagConfig, error) {
 		if !validAttr(name) {
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected '[!] attribute value'"}
 		}
+		if first, dup := seen[strings.ToLower(name)]; dup {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: fmt.Sprintf("%s again (first on line %d)", name, first)}
+		}
+		seen[strings.ToLower(name)] = i + 1
 		d.Attrs = append(d.Attrs, DiagAttr{Name: name, Value: strings.TrimSpace(value), Changed: changed})
+	}
+	if banner == 0 {
+		return nil, &parse.Error{Tool: tool, Reason: `no "=== mmdiag: config ===" banner (nothing printed?)`}
 	}
 	return d, nil
 }

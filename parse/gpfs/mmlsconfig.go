@@ -1,6 +1,7 @@
 package gpfs
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/provadev/prova/parse"
@@ -39,13 +40,24 @@ func ParseMmlsconfig(data []byte) (*Config, error) {
 	c := &Config{Entries: []ConfigEntry{}}
 	var section []string
 	inFS := false
+	header := 0
+	seen := map[string]int{} // attribute and node list -> line
 	lines := text.Lines(data)
 	for i, raw := range lines {
 		line := strings.TrimSpace(raw)
+		if text.Terminal(raw) {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+				Reason: "a login banner or shell prompt, not mmlsconfig output: paste the command's output only"}
+		}
 		switch {
 		case line == "":
 			continue
 		case strings.HasPrefix(line, "Configuration data for cluster "):
+			if header > 0 {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+					Reason: fmt.Sprintf("a second header (the first is on line %d): two outputs run together?", header)}
+			}
+			header = i + 1
 			c.ClusterName = strings.TrimSuffix(strings.TrimPrefix(line, "Configuration data for cluster "), ":")
 			inFS = false
 			continue
@@ -71,7 +83,7 @@ func ParseMmlsconfig(data []byte) (*Config, error) {
 			continue
 		}
 		attr, value, _ := strings.Cut(line, " ")
-		if !validAttr(attr) {
+		if !attrName(attr) {
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected 'attribute value'"}
 		}
 		value = strings.TrimSpace(value)
@@ -83,7 +95,16 @@ func ParseMmlsconfig(data []byte) (*Config, error) {
 				value = strings.TrimSpace(value[:k])
 			}
 		}
+		key := attr + " " + strings.Join(nodes, ",")
+		if first, dup := seen[key]; dup {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+				Reason: fmt.Sprintf("%s again for the same nodes (first on line %d): two outputs run together?", attr, first)}
+		}
+		seen[key] = i + 1
 		c.Entries = append(c.Entries, ConfigEntry{Attr: attr, Value: value, Nodes: nodes, Line: i + 1})
+	}
+	if len(c.Entries) == 0 && header == 0 {
+		return nil, &parse.Error{Tool: tool, Reason: "no configuration header and no attribute (nothing printed?)"}
 	}
 	return c, nil
 }
@@ -201,6 +222,20 @@ func validAttr(s string) bool {
 		default:
 			return false
 		}
+	}
+	return true
+}
+
+// attrName reports whether s is spelled as GPFS spells its attribute
+// names: camelCase from a lower-case letter (pagepool, verbsRdma,
+// maxMBpS) or from an upper-case acronym (FIPS1402mode). A capitalised
+// word ("Welcome", "Please") is prose, not an attribute.
+func attrName(s string) bool {
+	if !validAttr(s) {
+		return false
+	}
+	if s[0] >= 'A' && s[0] <= 'Z' {
+		return len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z'
 	}
 	return true
 }

@@ -21,11 +21,9 @@ func Parsers() []parse.Parser {
 		{Name: "mmfsadm-verbs-conn", Command: "mmfsadm test verbs conn", Parse: parse.Typed(ParseVerbsConn)},
 		{Name: "mmdiag-verbs-y", Command: "mmdiag --verbs -Y (unverified format)", Parse: parse.Typed(ParseMmdiagVerbsY)},
 		{Name: "mmfs-log", Command: "cat /var/adm/ras/mmfs.log.latest", Parse: parse.Typed(ParseMmfsLog)},
-		{Name: "mmchconfig", Command: "mmchconfig", Parse: result},
-		{Name: "mmshutdown", Command: "mmshutdown", Parse: result},
-		{Name: "mmstartup", Command: "mmstartup", Parse: result},
-		{Name: "mmaddnode", Command: "mmaddnode", Parse: result},
+		{Name: "mmchconfig", Command: "mmchconfig", Parse: parse.Typed(ParseCommand("mmchconfig"))},
+		{Name: "mmshutdown", Command: "mmshutdown", Parse: parse.Typed(ParseCommand("mmshutdown"))},
+		{Name: "mmstartup", Command: "mmstartup", Parse: parse.Typed(ParseCommand("mmstartup"))},
+		{Name: "mmaddnode", Command: "mmaddnode", Parse: parse.Typed(ParseCommand("mmaddnode"))},
 	}
 }
-
-func result(b []byte) (any, error) { return ParseCommandResult(b), nil }

@@ -11,9 +11,13 @@
 //   - empty and blank output: an error, or a result that says so (a true
 //     bool field named Empty, NoDevice, NoDevices or NotInstalled);
 //   - unrelated text, an HTML page, "command not found": an error;
-//   - a banner line before FULL: an error or the result of FULL;
+//   - a login banner or shell prompt line before FULL: an error or the
+//     result of FULL;
 //   - FULL twice: an error or the result of FULL (never twice the rows);
 //   - FULL with CRLF line ends: the result of FULL;
+//   - JSON output compacted, or indented with tabs: the result of FULL;
+//   - a 1,000-character line of garbage: an error that quotes at most 200
+//     characters of it (or a result);
 //   - FULL cut inside a line: an error or a result marked truncated (a
 //     true bool field named Truncated); cut at a line end, where the text
 //     is a shorter but well-formed output, any result or error.

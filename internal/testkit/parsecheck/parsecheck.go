@@ -22,7 +22,13 @@ const (
 	Twice     = "twice"
 	CRLF      = "crlf"
 	Cut       = "cut"
+	Indent    = "indent"
+	LongLine  = "long_line"
 )
+
+// quoteMax is the most characters of an offending line an error may
+// quote (parse/text.QuoteMax).
+const quoteMax = 200
 
 // Failure is one case a parser does not survive.
 type Failure struct {
@@ -57,13 +63,35 @@ func Check(p Parse, full []byte) []Failure {
 			fail(c, "read unrelated text without error: %s", clip(js(v)))
 		}
 	}
-	for c, in := range map[string][]byte{
-		Banner: append([]byte("Last login: Tue Dec  1 08:00:00 2026 from 10.0.0.1\n"), full...),
-		Twice:  append(append(append([]byte{}, full...), ensureNL(full)[len(full):]...), full...),
+	long := strings.Repeat("x", 1000)
+	if _, err := run(p, []byte(long+"\n")); err != nil && strings.Contains(err.Error(), long[:quoteMax+1]) {
+		fail(LongLine, "the error quotes more than %d characters of the line: %s", quoteMax, clip(err.Error()))
+	}
+	for _, c := range []struct {
+		name string
+		in   []byte
+	}{
+		{Banner, append([]byte("Last login: Tue Dec  1 08:00:00 2026 from 10.0.0.1\n"), full...)},
+		{Banner, append([]byte("[root@node01 ~]# tool --flag\n"), full...)},
+		{Twice, append(append(append([]byte{}, full...), ensureNL(full)[len(full):]...), full...)},
 	} {
-		v, err := run(p, in)
+		v, err := run(p, c.in)
 		if err == nil && js(v) != wantJSON {
-			fail(c, "no error, and a result that differs from the output's: %s", clip(js(v)))
+			fail(c.name, "%q: no error, and a result that differs from the output's: %s", clip(firstLine(c.in)), clip(js(v)))
+		}
+	}
+	if t := bytes.TrimSpace(full); len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid(t) {
+		var compact, indented bytes.Buffer
+		_ = json.Compact(&compact, t)
+		_ = json.Indent(&indented, t, "", "\t")
+		for _, in := range [][]byte{compact.Bytes(), indented.Bytes()} {
+			in = append(in, '\n')
+			v, err := run(p, in)
+			if err != nil {
+				fail(Indent, "the same JSON laid out otherwise: error: %v", err)
+			} else if js(v) != wantJSON {
+				fail(Indent, "the same JSON laid out otherwise gives another result: %s", clip(js(v)))
+			}
 		}
 	}
 	if !bytes.Contains(full, []byte("\r\n")) {
@@ -132,6 +160,13 @@ func marked(v any, names ...string) bool {
 		}
 	}
 	return false
+}
+
+func firstLine(b []byte) string {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return string(b[:i])
+	}
+	return string(b)
 }
 
 func ensureNL(b []byte) []byte {

@@ -33,6 +33,9 @@ func strict(b []byte) (any, error) {
 	seen := map[string]bool{}
 	for _, l := range lines {
 		if !strings.HasPrefix(l, "row ") || seen[l] {
+			if len(l) > 200 {
+				l = l[:200]
+			}
 			return nil, errors.New("bad line " + l)
 		}
 		seen[l] = true
@@ -61,4 +64,37 @@ func TestCheckCatchesGuessing(t *testing.T) {
 	if f := Check(func([]byte) (any, error) { panic("boom") }, full); len(f) != 1 || !strings.Contains(f[0].Detail, "panic") {
 		t.Errorf("panic: %v", f)
 	}
+}
+
+func TestCheckCatchesLongQuoteAndLayout(t *testing.T) {
+	// quoter reads "row" lines but quotes a whole bad line in its error.
+	quoter := func(b []byte) (any, error) {
+		v, err := strict(b)
+		if err != nil {
+			return nil, errors.New("bad line: " + string(b))
+		}
+		return v, nil
+	}
+	if !hasCase(Check(quoter, []byte("row 1\n")), LongLine) {
+		t.Error("a parser quoting 1,000 characters passes long_line")
+	}
+	// layout reads JSON only as its first line is laid out.
+	layout := func(b []byte) (any, error) {
+		if !strings.HasPrefix(string(b), "{\"a\": 1") {
+			return nil, errors.New("not my layout")
+		}
+		return &rows{Rows: []string{"a"}}, nil
+	}
+	if !hasCase(Check(layout, []byte("{\"a\": 1}\n")), Indent) {
+		t.Error("a layout-dependent JSON parser passes indent")
+	}
+}
+
+func hasCase(fs []Failure, c string) bool {
+	for _, f := range fs {
+		if f.Case == c {
+			return true
+		}
+	}
+	return false
 }
