@@ -26,6 +26,22 @@ func ParseConsole(data []byte) (*Result, error) {
 		return nil, err
 	}
 	lines := text.Lines(data)
+	// One run prints the "OPERATION  RESULT TYPE ..." header once, above
+	// all its phases (and iterations); a second header is a second run.
+	header := 0
+	for i, l := range lines {
+		if text.Terminal(l) {
+			return nil, &parse.Error{Tool: toolConsole, Line: i + 1, Text: l,
+				Reason: "a login banner or shell prompt, not elbencho output: paste the tool's output only"}
+		}
+		if f := strings.Fields(l); len(f) >= 3 && f[0] == "OPERATION" && f[1] == "RESULT" && f[2] == "TYPE" {
+			if header > 0 {
+				return nil, &parse.Error{Tool: toolConsole, Line: i + 1, Text: l,
+					Reason: fmt.Sprintf("a second result table header (the first is on line %d): two outputs run together?", header)}
+			}
+			header = i + 1
+		}
+	}
 	r, err := parseTable(toolConsole, lines, 0)
 	if err != nil {
 		return nil, err

@@ -84,10 +84,17 @@ func ParseLiveCSV(data []byte) ([]LiveRow, error) {
 	lines := text.Lines(data)
 	var h *liveHeader
 	out := []LiveRow{}
+	header := 0
 	for i, l := range lines {
 		switch {
 		case strings.TrimSpace(l) == "":
 		case strings.HasPrefix(l, liveHeaderPrefix):
+			// elbencho writes the header once, when it opens the file.
+			if header > 0 {
+				return nil, &parse.Error{Tool: toolLiveCSV, Line: i + 1, Text: l,
+					Reason: fmt.Sprintf("a second header (the first is on line %d): two files run together?", header)}
+			}
+			header = i + 1
 			h = newLiveHeader(l)
 		case h == nil:
 			return nil, &parse.Error{Tool: toolLiveCSV, Line: i + 1, Text: l, Reason: "row before the " + strings.TrimSuffix(liveHeaderPrefix, ",") + " header"}

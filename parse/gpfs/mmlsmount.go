@@ -1,6 +1,7 @@
 package gpfs
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,10 @@ import (
 // mounted.
 type Mounts struct {
 	FileSystems []FSMounts `json:"file_systems"`
+	// Empty is true when mmlsmount said it found no file systems
+	// ("mmlsmount: No file systems were found."), as against output with
+	// no "File system" line at all, an error.
+	Empty bool `json:"empty,omitempty"`
 }
 
 // FSMounts is one file system and the nodes that have it mounted.
@@ -79,8 +84,13 @@ func ParseMmlsmount(data []byte) (*Mounts, error) {
 		}
 		return nil
 	}
+	seen := map[string]int{}
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
+		if strings.HasPrefix(line, "mmlsmount:") && strings.Contains(line, "No file systems were found") {
+			out.Empty = true
+			continue
+		}
 		if line == "" || strings.HasPrefix(line, "mmlsmount:") {
 			continue
 		}
@@ -92,6 +102,11 @@ func ParseMmlsmount(data []byte) (*Mounts, error) {
 			if !ok {
 				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected 'File system NAME is mounted on N nodes:'"}
 			}
+			if first, dup := seen[name]; dup {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+					Reason: fmt.Sprintf("file system %s again (first on line %d): two outputs run together?", name, first)}
+			}
+			seen[name] = i + 1
 			fs := FSMounts{Name: name, Nodes: []MountedOn{}}
 			switch {
 			case strings.HasPrefix(tail, "is not mounted"):
@@ -121,6 +136,9 @@ func ParseMmlsmount(data []byte) (*Mounts, error) {
 	}
 	if err := check(); err != nil {
 		return nil, err
+	}
+	if len(out.FileSystems) == 0 && !out.Empty {
+		return nil, &parse.Error{Tool: tool, Reason: `no "File system" line and no "No file systems were found" message (nothing printed?)`}
 	}
 	return out, nil
 }

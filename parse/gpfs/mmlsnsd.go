@@ -1,6 +1,7 @@
 package gpfs
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/provadev/prova/parse"
@@ -10,6 +11,9 @@ import (
 // NSDs is the output of mmlsnsd: which nodes serve which NSD.
 type NSDs struct {
 	Disks []NSD `json:"disks"`
+	// Empty is true when mmlsnsd said "No disks were found." (a cluster
+	// without NSDs), as against output with no table at all, an error.
+	Empty bool `json:"empty,omitempty"`
 }
 
 // NSD is one network shared disk.
@@ -61,7 +65,9 @@ func (n *NSDs) ServedBy(node string) []NSD {
 // Columns are found by the header's names; a cell longer than its column
 // pushes the next ones right (real output does), so rows are read by
 // words. "mmlsnsd: ..." message lines are skipped; "No disks were found."
-// gives an empty result.
+// gives an empty result marked Empty. Output with no table and no such
+// message, a second header, or a disk (or disk and node) listed twice
+// is an error: the text is not one mmlsnsd output.
 func ParseMmlsnsd(data []byte) (*NSDs, error) {
 	const tool = "mmlsnsd"
 	if err := parse.Complete(tool, data); err != nil {
@@ -71,18 +77,33 @@ func ParseMmlsnsd(data []byte) (*NSDs, error) {
 	form := ""
 	index := map[string]int{}
 	hasVol := false
+	header := 0
+	seen := map[string]int{}
+	twice := func(i int, raw, what string, first int) error {
+		return &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+			Reason: fmt.Sprintf("%s again (first on line %d): two outputs run together?", what, first)}
+	}
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
+		isHeader := false
 		switch {
 		case line == "" || strings.Trim(line, "-") == "":
 			continue
-		case strings.HasPrefix(line, "mmlsnsd:") || strings.HasPrefix(line, "No disks were found"):
+		case strings.Contains(line, "No disks were found"):
+			out.Empty = true
+			continue
+		case strings.HasPrefix(line, "mmlsnsd:"):
 			continue
 		case strings.HasPrefix(line, "File system") && strings.Contains(line, "Disk name") && strings.Contains(line, "NSD servers"):
-			form, hasVol = "servers", strings.Contains(line, "NSD volume ID")
-			continue
+			form, hasVol, isHeader = "servers", strings.Contains(line, "NSD volume ID"), true
 		case strings.HasPrefix(line, "Disk name") && strings.Contains(line, "Node name"):
-			form = "nodes"
+			form, isHeader = "nodes", true
+		}
+		if isHeader {
+			if header > 0 {
+				return nil, twice(i, raw, "the column header", header)
+			}
+			header = i + 1
 			continue
 		}
 		f := strings.Fields(line)
@@ -113,12 +134,20 @@ func ParseMmlsnsd(data []byte) (*NSDs, error) {
 					}
 				}
 			}
+			if first, dup := seen[d.Name]; dup {
+				return nil, twice(i, raw, "disk "+d.Name, first)
+			}
+			seen[d.Name] = i + 1
 			out.Disks = append(out.Disks, d)
 		case "nodes":
 			if len(f) < 4 {
 				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected 'disk name  volume ID  device  node name  [remarks]'"}
 			}
 			name, vol, node := f[0], f[1], f[3]
+			if first, dup := seen[name+" "+node]; dup {
+				return nil, twice(i, raw, "disk "+name+" on "+node, first)
+			}
+			seen[name+" "+node] = i + 1
 			server := strings.Contains(strings.Join(f[4:], " "), "server node")
 			k, ok := index[name]
 			if !ok {
@@ -132,6 +161,12 @@ func ParseMmlsnsd(data []byte) (*NSDs, error) {
 		default:
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "row before a column header ('File system  Disk name ... NSD servers' or 'Disk name ... Node name')"}
 		}
+	}
+	if header == 0 && !out.Empty {
+		return nil, &parse.Error{Tool: tool, Reason: `no NSD table and no "No disks were found" message (nothing printed?)`}
+	}
+	if out.Empty && len(out.Disks) > 0 {
+		return nil, &parse.Error{Tool: tool, Reason: `"No disks were found" and a table of disks: two outputs run together?`}
 	}
 	return out, nil
 }

@@ -49,6 +49,9 @@ func ParseDevices(data []byte) (*DevicesResult, error) {
 			msgs = append(msgs, line)
 			continue
 		case devicesHeader.MatchString(line):
+			if header {
+				return nil, fail("a second header: two outputs run together?")
+			}
 			header = true
 			continue
 		case !header:
@@ -60,7 +63,15 @@ func ParseDevices(data []byte) (*DevicesResult, error) {
 		if len(f) != 2 || !hexGUID.MatchString(f[1]) {
 			return nil, fail("expected '<device> <16 hex digit node GUID>'")
 		}
+		for _, d := range res.Devices {
+			if d.Name == f[0] {
+				return nil, fail("device " + f[0] + " listed twice: two outputs run together?")
+			}
+		}
 		res.Devices = append(res.Devices, ListedDevice{Name: f[0], NodeGUID: f[1]})
+	}
+	if !header && len(msgs) == 0 {
+		return nil, &parse.Error{Tool: devicesTool, Reason: "no 'device  node GUID' header and no device error (nothing printed?)"}
 	}
 	res.NoDevice = len(res.Devices) == 0
 	res.Message = strings.Join(msgs, "\n")

@@ -16,6 +16,10 @@ const toolConnect = "nvme connect"
 // 1.x prints nothing on success, so Devices may be empty.
 type Connect struct {
 	Devices []string `json:"devices"` // controllers created, e.g. ["nvme1"]
+	// Empty is true when nothing was printed: nvme-cli 1.x's success, but
+	// also what a failure with its message on stderr leaves on stdout;
+	// only the exit status tells them apart.
+	Empty bool `json:"empty,omitempty"`
 }
 
 var connectRe = regexp.MustCompile(`^(?:connecting to )?device: (nvme\d+)$`)
@@ -51,6 +55,12 @@ func ParseConnect(data []byte) (*Connect, error) {
 			continue
 		}
 		if m := connectRe.FindStringSubmatch(t); m != nil {
+			for _, d := range c.Devices {
+				if d == m[1] {
+					return nil, &parse.Error{Tool: toolConnect, Line: i + 1, Text: l,
+						Reason: m[1] + " created twice: two outputs run together?"}
+				}
+			}
 			c.Devices = append(c.Devices, m[1])
 			continue
 		}
@@ -59,5 +69,6 @@ func ParseConnect(data []byte) (*Connect, error) {
 		}
 		return nil, &parse.Error{Tool: toolConnect, Line: i + 1, Text: l, Reason: "unexpected line"}
 	}
+	c.Empty = len(c.Devices) == 0
 	return c, nil
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
-	"github.com/provadev/prova/parse/text"
 )
 
 // blank reports whether data holds only white space.
@@ -17,24 +16,39 @@ func blank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
 // JSON value but none decodes, err is a *parse.Error for the first of them.
 func findJSON(tool string, data []byte) (raw json.RawMessage, ok bool, err error) {
 	off := 0
-	for i, l := range text.Lines(data) {
+	for i, b := range bytes.SplitAfter(data, []byte("\n")) {
+		l := strings.TrimRight(string(b), "\r\n")
 		if strings.HasPrefix(l, "{") || (strings.HasPrefix(l, "[") && looksLikeArray(l)) {
 			dec := json.NewDecoder(bytes.NewReader(data[off:]))
 			var v json.RawMessage
 			derr := dec.Decode(&v)
 			if derr == nil {
+				if n, t := secondJSON(data[off+int(dec.InputOffset()):]); n >= 0 {
+					return nil, false, &parse.Error{Tool: tool, Line: i + 1 + n, Text: t,
+						Reason: "a second JSON document after the first: two outputs run together?"}
+				}
 				return v, true, nil
 			}
 			if err == nil {
 				err = &parse.Error{Tool: tool, Line: i + 1, Text: l, Reason: "invalid JSON: " + derr.Error()}
 			}
 		}
-		off += len(l) + 1
-		if off > len(data) {
-			break
-		}
+		off += len(b)
 	}
 	return nil, false, err
+}
+
+// secondJSON returns the line, counted from the last line of a first
+// document (0), where rest opens another JSON object or array in column
+// 0, and its text; -1 when it does not.
+func secondJSON(rest []byte) (int, string) {
+	for i, b := range bytes.SplitAfter(rest, []byte("\n")) {
+		l := strings.TrimRight(string(b), "\r\n")
+		if strings.HasPrefix(l, "{") || (strings.HasPrefix(l, "[") && looksLikeArray(l)) {
+			return i, l
+		}
+	}
+	return -1, ""
 }
 
 // looksLikeArray tells "[" or "[{" (JSON) from "[verse]" or "[root@h ~]#".

@@ -17,6 +17,10 @@ type List struct {
 	Devices     []Device         `json:"devices"`
 	Subsystems  []ListSubsystem  `json:"subsystems,omitempty"`
 	Controllers []ListController `json:"controllers,omitempty"`
+	// Empty is true when nothing was printed: nvme-cli 1.x's way of saying
+	// there is no namespace (its "No NVMe devices detected." goes to
+	// stderr). A header without rows (2.x) is an empty list, not Empty.
+	Empty bool `json:"empty,omitempty"`
 }
 
 // Device is one namespace block device.
@@ -77,23 +81,33 @@ func ParseList(data []byte) (*List, error) {
 	}
 	l := &List{Devices: []Device{}}
 	found := false
+	// One output prints each kind of table once ("nvme list -v" prints
+	// three kinds); a kind again is a second output.
+	kinds := map[string]bool{}
 	for _, t := range tables {
 		var err error
+		kind := ""
 		switch {
 		case t.col("Node") == 0:
-			err = l.addSimple(t, lines)
+			kind, err = "device", l.addSimple(t, lines)
 		case t.col("Subsystem-NQN") >= 0:
-			err = l.addSubsystems(t)
+			kind, err = "subsystem", l.addSubsystems(t)
 		case t.col("Device") == 0 && t.col("TxPort") >= 0:
+			kind = "controller"
 			l.addControllers(t)
 		case t.col("Device") == 0 && t.col("NSID") >= 0:
-			err = l.addNamespaces(t, lines)
+			kind, err = "namespace", l.addNamespaces(t, lines)
 		default:
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
+		if kinds[kind] {
+			i := t.at
+			return nil, &parse.Error{Tool: toolList, Line: i + 1, Text: lines[i], Reason: "a second " + kind + " table: two outputs run together?"}
+		}
+		kinds[kind] = true
 		found = true
 	}
 	if !found {
@@ -105,7 +119,8 @@ func ParseList(data []byte) (*List, error) {
 			return nil, err
 		}
 		if blank(data) {
-			return l, nil // no NVMe namespaces
+			l.Empty = true // nvme-cli 1.x with no NVMe namespace
+			return l, nil
 		}
 		return nil, missing(toolList, data, "device table")
 	}

@@ -11,6 +11,7 @@ import (
 // dashes giving the column widths, and rows (each naming a /dev/ path or an
 // nvme object) up to the next blank or other line.
 type table struct {
+	at       int // 0-based line index of the header
 	header   []string
 	rows     [][]string
 	rowLines []int // 0-based line index of each row
@@ -68,7 +69,7 @@ func findTables(tool string, lines []string) ([]table, error) {
 		if spans == nil || strings.TrimSpace(lines[i-1]) == "" {
 			continue
 		}
-		t := table{header: splitRow(lines[i-1], spans)}
+		t := table{at: i - 1, header: splitRow(lines[i-1], spans)}
 		j := i + 1
 		for ; j < len(lines) && strings.TrimSpace(lines[j]) != ""; j++ {
 			l := strings.TrimRight(lines[j], " \t")

@@ -50,6 +50,9 @@ func Parse(data []byte) (*Result, error) {
 			continue
 		}
 		if strings.Contains(line, "command not found") || strings.Contains(line, "No such file or directory") {
+			if !strings.Contains(line, "ofed_info") {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "another command is missing, not ofed_info"}
+			}
 			return &Result{NotInstalled: true, Message: line}, nil
 		}
 		m := versionLine.FindStringSubmatch(line)
@@ -57,10 +60,11 @@ func Parse(data []byte) (*Result, error) {
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected a version like MLNX_OFED_LINUX-5.8-1.0.1.1:"}
 		}
 		res := &Result{Package: m[1], Version: m[2], Base: m[3], Raw: line, Parts: Parts(m[2])}
-		for _, rest := range lines[i+1:] {
-			if strings.TrimSpace(rest) != "" {
+		for k, rest := range lines[i+1:] {
+			if t := strings.TrimSpace(rest); t == line {
+				return nil, &parse.Error{Tool: tool, Line: i + k + 2, Text: rest, Reason: "the version line again: two outputs run together?"}
+			} else if t != "" {
 				res.Full = true
-				break
 			}
 		}
 		return res, nil

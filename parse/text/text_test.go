@@ -20,7 +20,7 @@ func TestLines(t *testing.T) {
 }
 
 func TestEndsMidLine(t *testing.T) {
-	for in, want := range map[string]bool{"": false, "a\n": false, "a": true, "a\nb": true, "a\r\n": false, " ": false} {
+	for in, want := range map[string]bool{"": false, "a\n": false, "a": true, "a\nb": true, "a\r\n": false, " ": true, "a\n  ": true} {
 		if EndsMidLine([]byte(in)) != want {
 			t.Errorf("EndsMidLine(%q) = %t", in, !want)
 		}
