@@ -13,7 +13,7 @@ import (
 
 // Every elbencho console and resfile sample read through the module: a
 // result, or an error naming the host and the tool's line (PARTIAL samples
-// are cut by their source).
+// are cut by their source, the v1 console sample holds two runs).
 func TestElbenchoSamples(t *testing.T) {
 	var names []string
 	for _, p := range []string{"elbencho/console-*", "elbencho/resfile-*"} {
@@ -34,7 +34,9 @@ func TestElbenchoSamples(t *testing.T) {
 			resp, err := NewBlock().Apply(context.Background(), module.ApplyRequest{Host: h,
 				Args: decode(t, NewBlock(), "tool = \"elbencho\"\npath = \"/dev/nvme1n1\"\nmode = \"write\"")})
 			switch {
-			case err != nil && (strings.Contains(name, "PARTIAL") || strings.Contains(name, "resfile")):
+			// The v1 console sample is two runs of a sweep script, which
+			// the parser refuses as two outputs run together.
+			case err != nil && (strings.Contains(name, "PARTIAL") || strings.Contains(name, "resfile") || strings.Contains(name, "console-v1")):
 				if !strings.Contains(err.Error(), "on init8: elbencho") {
 					t.Errorf("error does not name host and tool: %v", err)
 				}
