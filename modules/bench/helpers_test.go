@@ -26,11 +26,11 @@ func load(t *testing.T) fixture {
 	t.Helper()
 	resfile := string(samples.Read(t, "elbencho/resfile-sections-latpercent-lathisto-FIXTURE.txt"))
 	return fixture{
-		mpstat:   string(samples.Read(t, "mpstat/mpstat-P-ALL-1-2-C-locale.txt")),
-		resfile:  resfile,
-		console:  string(samples.Read(t, "elbencho/console-v3-write-1thread-direct-issue75.txt")),
-		fioJSON:  string(samples.Read(t, "fio/randread-4k.json")),
-		lat:      string(samples.Read(t, "perftest/ib_write_lat-rdma_cm-roce-dgx-spark.txt")),
+		mpstat:  string(samples.Read(t, "mpstat/mpstat-P-ALL-1-2-C-locale.txt")),
+		resfile: resfile,
+		console: string(samples.Read(t, "elbencho/console-v3-write-1thread-direct-issue75.txt")),
+		fioJSON: string(samples.Read(t, "fio/randread-4k.json")),
+		lat:     string(samples.Read(t, "perftest/ib_write_lat-rdma_cm-roce-dgx-spark.txt")),
 		// The sample starts with the author's prompt line, which perftest's
 		// parser refuses as not perftest's: the tool's output only.
 		bwServer: string(samples.Sections(t, "perftest/ib_write_bw-server-a-mlx5-ib-tabs.txt", nil)[0]),
