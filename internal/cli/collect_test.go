@@ -149,3 +149,111 @@ func TestCollectUnreadableOnLab(t *testing.T) {
 		t.Fatalf("parse --bundle exit %d\n%s", code, out)
 	}
 }
+
+// collect RUNBOOK on the lab: the verify runbook's steps run as plan runs
+// them, every command they ran is in the bundle under its step with its
+// output, status and duration, what plan concluded is there per host and
+// step, the audit log shows nothing changed, and parse --bundle replays it
+// with no failure.
+func TestCollectRunbookOnLab(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a lab")
+	}
+	l := labtest.Start(t, 3, scenarioFile(t, "gpfs-healthy.hcl"))
+	if err := gpfs.Seed(l.Dir(), gpfs.Settings{Settle: time.Millisecond, Config: map[string]string{"verbsRdma": "enable", "verbsPorts": "mlx5_0/1 mlx5_1/1"}}); err != nil {
+		t.Fatal(err)
+	}
+	runbook := filepath.Join("..", "..", "runbooks", "gpfs-verbs-verify.hcl")
+	bundle := filepath.Join(t.TempDir(), "b.tar.gz")
+	code, out, errs := run(t, "collect", "-i", l.InventoryPath(), "--out", bundle, "--ssh-config", "none",
+		"--var", `verbs_ports=["mlx5_0/1","mlx5_1/1"]`, runbook)
+	if code != 0 {
+		t.Fatalf("collect exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "3 host(s)") || !strings.Contains(out, "gpfs-verbs-verify.hcl and the tool versions, 0 output(s) prova could not read") {
+		t.Errorf("collect said %q", out)
+	}
+	f, err := os.Open(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := support.Read(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(b.Manifest.Runbook, "gpfs-verbs-verify.hcl") || b.Manifest.RunbookHash == "" || len(b.Hosts) != 3 {
+		t.Fatalf("manifest %+v", b.Manifest)
+	}
+	for _, h := range b.Hosts {
+		steps := map[string]support.StepOutcome{}
+		for _, s := range h.Steps {
+			steps[s.Step] = s
+		}
+		if len(steps) == 0 {
+			t.Fatalf("%s: no step outcomes", h.Name)
+		}
+		byID := map[string]support.Result{}
+		versions, parsed := 0, 0
+		for _, r := range h.Results {
+			byID[r.Probe] = r
+			switch {
+			case r.Step == "":
+				versions++
+			case r.Command == "" || r.DurationMS <= 0:
+				t.Errorf("%s %s: command %q took %v ms", h.Name, r.Probe, r.Command, r.DurationMS)
+			}
+			if r.Step != "" && r.Parsed != nil {
+				parsed++
+			}
+			if r.ParseError != "" {
+				t.Errorf("%s %s: %s", h.Name, r.Probe, r.ParseError)
+			}
+		}
+		if versions != len(support.VersionProbes()) || len(h.Results) <= versions {
+			t.Errorf("%s: %d results, %d of them versions", h.Name, len(h.Results), versions)
+		}
+		// Every command is filed under a step that names it, and back.
+		for _, s := range h.Steps {
+			for _, id := range s.Commands {
+				if r, ok := byID[id]; !ok || r.Step != s.Step {
+					t.Errorf("%s: step %s lists %s, which is %+v", h.Name, s.Step, id, r)
+				}
+			}
+		}
+		// The verbs status step read mmfsadm's output: its stdout is kept.
+		found := false
+		for _, r := range h.Results {
+			if strings.Contains(r.Command, "mmfsadm test verbs status") && strings.Contains(r.Stdout, "VERBS RDMA status: started") && r.RC == 0 {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no mmfsadm test verbs status output among %d results", h.Name, len(h.Results))
+		}
+		for id, s := range steps {
+			if s.Action == "error" || s.Action == "unreachable" || s.Action == "would fail" {
+				t.Errorf("%s: step %s planned %q: %s", h.Name, id, s.Action, s.Summary)
+			}
+		}
+		t.Logf("%s: %d steps, %d commands, %d of them read by a parser", h.Name, len(h.Steps), len(h.Results)-versions, parsed)
+	}
+	code, out, errs = run(t, "parse", "--bundle", bundle)
+	if code != 0 || !strings.Contains(out, " 0 fail, 0 changed") {
+		t.Fatalf("parse --bundle exit %d\n%s%s", code, out, errs)
+	}
+	for _, n := range l.Nodes() {
+		audit, err := lab.ReadAudit(l.Dir(), n.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(audit) == 0 {
+			t.Fatalf("%s: empty audit log", n.Name)
+		}
+		for _, e := range audit {
+			if e.Changed == lab.ChangedYes || len(e.StateWrites) > 0 {
+				t.Errorf("collect RUNBOOK changed %s: %q (writes %v)", n.Name, e.Command, e.StateWrites)
+			}
+		}
+	}
+}

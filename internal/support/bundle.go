@@ -28,6 +28,10 @@ type Manifest struct {
 	Probes       []Probe   `json:"probes"`
 	// Unreachable maps a host that could not be reached to the error.
 	Unreachable map[string]string `json:"unreachable,omitempty"`
+	// Runbook and RunbookHash name the runbook whose read-only steps were
+	// collected (prova collect RUNBOOK); empty for the built-in probes.
+	Runbook     string `json:"runbook,omitempty"`
+	RunbookHash string `json:"runbook_hash,omitempty"`
 }
 
 // Result is one probe on one host, in Root/HOST/results.json; the raw
@@ -44,12 +48,17 @@ type Result struct {
 	ParseError string          `json:"parse_error,omitempty"`
 	// Error is set when the command could not be run at all.
 	Error string `json:"error,omitempty"`
+	// Step is the runbook step that ran the command (collect RUNBOOK).
+	Step string `json:"step,omitempty"`
 }
 
 // Host is one host's part of a bundle.
 type Host struct {
 	Name    string
 	Results []Result
+	// Steps is what plan said of each runbook step on the host, in
+	// Root/HOST/steps.json (collect RUNBOOK only).
+	Steps []StepOutcome
 }
 
 // Bundle is a whole support bundle.
@@ -95,6 +104,15 @@ func (b *Bundle) Write(w io.Writer) error {
 		}
 		if err := add(path.Join(h.Name, "results.json"), append(j, '\n')); err != nil {
 			return err
+		}
+		if len(h.Steps) > 0 {
+			j, err := json.MarshalIndent(h.Steps, "", "  ")
+			if err != nil {
+				return err
+			}
+			if err := add(path.Join(h.Name, "steps.json"), append(j, '\n')); err != nil {
+				return err
+			}
 		}
 	}
 	if err := tw.Close(); err != nil {
@@ -150,17 +168,22 @@ func Read(r io.Reader) (*Bundle, error) {
 	hosts := append([]string(nil), b.Manifest.Hosts...)
 	sort.Strings(hosts)
 	for _, name := range hosts {
-		if _, down := b.Manifest.Unreachable[name]; down {
+		j, ok := files[path.Join(Root, name, "results.json")]
+		if _, down := b.Manifest.Unreachable[name]; down && !ok {
 			b.Hosts = append(b.Hosts, Host{Name: name})
 			continue
 		}
-		j, ok := files[path.Join(Root, name, "results.json")]
 		if !ok {
 			return nil, fmt.Errorf("bundle has no results for host %s", name)
 		}
 		h := Host{Name: name}
 		if err := json.Unmarshal(j, &h.Results); err != nil {
 			return nil, fmt.Errorf("bundle: %s/results.json: %w", name, err)
+		}
+		if j, ok := files[path.Join(Root, name, "steps.json")]; ok {
+			if err := json.Unmarshal(j, &h.Steps); err != nil {
+				return nil, fmt.Errorf("bundle: %s/steps.json: %w", name, err)
+			}
 		}
 		for i := range h.Results {
 			r := &h.Results[i]

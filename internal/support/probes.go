@@ -54,3 +54,15 @@ var Probes = []Probe{
 	{ID: "fio_version", Command: "fio --version", Version: true},
 	{ID: "ceph_conf", Command: "cat /etc/ceph/ceph.conf"},
 }
+
+// VersionProbes returns the probes of Probes that report a tool version:
+// collect RUNBOOK runs them before the runbook's own commands.
+func VersionProbes() []Probe {
+	var out []Probe
+	for _, p := range Probes {
+		if p.Version {
+			out = append(out, p)
+		}
+	}
+	return out
+}
