@@ -100,8 +100,8 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 	}
 	l := &Log{Entries: []LogEntry{}, Starts: []int{}}
 	openRunmmfs := false
-	// A log only grows: a timestamped line seen before, met again after
-	// a later time, is a stretch of the log read twice.
+	// A log only grows: a timestamped line seen before, met again with
+	// other lines between and no later time, is a stretch read twice.
 	seen := map[string]int{}
 	var latest time.Time
 	for i, raw := range text.Lines(data) {
@@ -136,9 +136,11 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 			e.Message = strings.TrimSpace(raw[len(m):])
 		}
 		if e.Time != nil {
-			if first, dup := seen[raw]; dup && e.Time.Before(latest) {
+			// The same stamped line again, not later than the latest time
+			// read and not right after itself: a stretch read twice.
+			if first, dup := seen[raw]; dup && !e.Time.After(latest) && first < i {
 				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
-					Reason: fmt.Sprintf("line %d again, after later lines: the log read twice?", first)}
+					Reason: fmt.Sprintf("line %d again, after other lines: the log read twice?", first)}
 			}
 			seen[raw] = i + 1
 			if e.Time.After(latest) {
@@ -206,7 +208,10 @@ func classify(e *LogEntry) {
 		classifyVerbs(e)
 	default:
 		if m := tcpPeer.FindStringSubmatch(msg); m != nil {
-			e.Peer = &LogPeer{IP: m[2], Name: m[3], Conn: m[4]}
+			// Older releases end the name with a full stop before more
+			// text: "Close connection to 192.168.10.109 c5n109. Attempting
+			// reconnect." (no "<c0n7>" tag, no severity).
+			e.Peer = &LogPeer{IP: m[2], Name: strings.TrimSuffix(m[3], "."), Conn: m[4]}
 			switch m[1] {
 			case "Connecting to":
 				e.Event = EventTCPConnecting

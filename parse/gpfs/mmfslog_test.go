@@ -231,3 +231,58 @@ func TestMmfsLogTimestampStyles(t *testing.T) {
 		}
 	}
 }
+
+// The older log form IBM still documents: "Mon Jun 25 22:23:36.298 2018: "
+// stamps with and without milliseconds, no severity tag, no connection
+// tag, a full stop after the node name.
+func TestMmfsLogOlderFormSample(t *testing.T) {
+	l, err := ParseMmfsLog(only(t, "gpfs/mmfs-log-old-timestamps-no-severity-network-failure-docs-5.2.1.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 9 {
+		t.Fatalf("%d entries", len(l.Entries))
+	}
+	for _, e := range l.Entries {
+		if e.Time == nil || e.Severity != "" {
+			t.Errorf("line %d: time %v severity %q", e.Line, e.Time, e.Severity)
+		}
+	}
+	e := l.Entries[0]
+	if !e.Time.Equal(time.Date(2018, 6, 25, 22, 23, 36, 298e6, time.UTC)) || e.Event != EventTCPClosed ||
+		e.Peer == nil || e.Peer.IP != "192.168.10.109" || e.Peer.Name != "c5n109" || e.Peer.Conn != "" ||
+		e.Message != "Close connection to 192.168.10.109 c5n109. Attempting reconnect." {
+		t.Errorf("entry 1 = %+v peer %+v", e, e.Peer)
+	}
+	if e := l.Entries[1]; e.Event != EventTCPConnecting || e.Peer.Name != "c5n109" {
+		t.Errorf("entry 2 = %+v", e)
+	}
+	if e := l.Entries[5]; !e.Time.Equal(time.Date(2018, 6, 25, 16, 11, 16, 0, time.UTC)) || e.Event != EventTCPClosed || e.Peer.Name != "k155n01" {
+		t.Errorf("entry 6 = %+v", e)
+	}
+	if e := l.Entries[6]; e.Event != "" || e.Peer != nil {
+		t.Errorf("entry 7 = %+v", e)
+	}
+}
+
+// A CNFS node's log: a date(1)-stamped script line with a zone name, then
+// NFS-Ganesha's lines in its own format, kept as untimed lines.
+func TestMmfsLogCNFSGaneshaSample(t *testing.T) {
+	l, err := ParseMmfsLog(only(t, "gpfs/mmfs-log-cnfs-ganesha-lines-date-tz-2015-issue17.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 6 {
+		t.Fatalf("%d entries", len(l.Entries))
+	}
+	e := l.Entries[0]
+	if e.Time == nil || e.Time.Year() != 2015 || e.Time.Month() != 6 || e.Time.Day() != 3 || e.Time.Hour() != 19 ||
+		e.Message != "mmnfsup: Starting Ganesha services" {
+		t.Errorf("entry 1 = %+v", e)
+	}
+	for _, e := range l.Entries[1:] {
+		if e.Time != nil || !strings.HasPrefix(e.Message, "03/06/2015 19:35:10 : epoch 556f3ace") {
+			t.Errorf("line %d = %+v", e.Line, e)
+		}
+	}
+}
