@@ -138,3 +138,26 @@ func TestVersion(t *testing.T) {
 	_, err = ParseVersion([]byte("elbencho\n"))
 	wantErr(t, err, "elbencho --version", 0, "no \" * Version")
 }
+
+// A file read twice is refused by what elbencho writes once (a row, a
+// section, the live CSV header); two phases that share a date are not.
+func TestFilesTwice(t *testing.T) {
+	csvf := samples.Strip(samples.Read(t, "elbencho/csvfile-3.1-1-weka-mkdirs-write-read-TRIMMED-fixture.txt"))
+	_, err := ParseCSV(append(append([]byte{}, csvf...), csvf...))
+	wantErr(t, err, toolCSV, 6, "the same row as line 2, again") // line 5 is the header again
+
+	res := samples.Strip(samples.Read(t, "elbencho/resfile-sections-latpercent-lathisto-FIXTURE.txt"))
+	r, err := ParseResfile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseResfile(append(append([]byte{}, res...), res...))
+	wantErr(t, err, toolResfile, 0, "the same section as at line 1, again")
+	if len(r.Sections) < 2 {
+		t.Fatalf("%d sections", len(r.Sections))
+	}
+
+	live := samples.Strip(samples.Read(t, "elbencho/livecsv-livecsvex-per-rank-PARTIAL-issue102.txt"))
+	_, err = ParseLiveCSV(append(append([]byte{}, live...), live...))
+	wantErr(t, err, toolLiveCSV, 0, "a second header (the first is on line 1)")
+}

@@ -111,3 +111,63 @@ func FuzzMmlsnsd(f *testing.F) {
 func FuzzMmlsmount(f *testing.F) {
 	fuzzParse(f, ParseMmlsmount, "File system f is mounted on 1 nodes:\n 1.2.3.4 n c\n")
 }
+
+// The tools' own empty forms are results marked empty; nothing printed,
+// and a second copy, are errors.
+func TestMmlsnsdMmlsmountEmptyAndTwice(t *testing.T) {
+	n, err := ParseMmlsnsd([]byte("mmlsnsd: No disks were found.\n"))
+	if err != nil || !n.Empty || len(n.Disks) != 0 {
+		t.Errorf("no disks: %+v, %v", n, err)
+	}
+	m, err := ParseMmlsmount([]byte("mmlsmount: No file systems were found.\n"))
+	if err != nil || !m.Empty || len(m.FileSystems) != 0 {
+		t.Errorf("no file systems: %+v, %v", m, err)
+	}
+	for _, in := range []string{"", "\n\n"} {
+		if _, err := ParseMmlsnsd([]byte(in)); err == nil {
+			t.Errorf("mmlsnsd %q: no error", in)
+		}
+		if _, err := ParseMmlsmount([]byte(in)); err == nil {
+			t.Errorf("mmlsmount %q: no error", in)
+		}
+	}
+	nsd := samples.Read(t, "gpfs/mmlsnsd-a-1-server-6-nsds-ibmcloud.txt")
+	_, err = ParseMmlsnsd(append(append([]byte{}, nsd...), nsd...))
+	if err == nil || !strings.Contains(err.Error(), "two outputs run together") {
+		t.Errorf("mmlsnsd twice: %v", err)
+	}
+	mnt := samples.Read(t, "gpfs/mmlsmount-all-L-7-nodes-2017.txt")
+	_, err = ParseMmlsmount(append(append([]byte{}, mnt...), mnt...))
+	if err == nil || !strings.Contains(err.Error(), "file system ffs again") {
+		t.Errorf("mmlsmount twice: %v", err)
+	}
+}
+
+// mmlsconfig and mmdiag --config refuse prose, a second copy and nothing
+// printed; an acronym-led attribute is an attribute.
+func TestConfigRefusals(t *testing.T) {
+	if c, err := ParseMmlsconfig([]byte("FIPS1402mode no\npagepool 4G\n")); err != nil || len(c.Entries) != 2 {
+		t.Errorf("attributes: %+v, %v", c, err)
+	}
+	for in, want := range map[string]string{
+		"":                              "nothing printed",
+		"Welcome to the cluster.\n":     "expected 'attribute value'",
+		"pagepool 4G\npagepool 8G\n":    "pagepool again for the same nodes (first on line 1)",
+		"[root@gpfs01 ~]# mmlsconfig\n": "shell prompt",
+	} {
+		if _, err := ParseMmlsconfig([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("mmlsconfig %q: %v, want %q", in, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"":                     "no \"=== mmdiag: config ===\" banner",
+		"! verbsRdma enable\n": "text before the \"=== mmdiag: config ===\" banner",
+		"=== mmdiag: config ===\n  pagepool 1\n=== mmdiag: config ===\n": "a second banner (the first is on line 1)",
+		"=== mmdiag: config ===\n  pagepool 1\n! pagepool 2\n":           "pagepool again (first on line 2)",
+		"=== mmdiag: network ===\n":                                      "another mmdiag section",
+	} {
+		if _, err := ParseMmdiagConfig([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("mmdiag --config %q: %v, want %q", in, err, want)
+		}
+	}
+}
