@@ -88,6 +88,7 @@ var real = []struct {
 	{"ofed-info", "ofed_info/ofed_info-s-variants-multiple-sources.txt", 0, "", 3},
 	{"mmfs-log", "gpfs/mmfs-log-old-timestamps-no-severity-network-failure-docs-5.2.1.txt", 0, "", 0},
 	{"mmfs-log", "gpfs/mmfs-log-cnfs-ganesha-lines-date-tz-2015-issue17.txt", 0, "", 0},
+	{"perftest-bw", "perftest/ib_write_bw-server-use_cuda-pre-header-notice-rtx4080.txt", 0, "", 0},
 }
 
 // assumed holds, for the parsers whose tool output has no public sample

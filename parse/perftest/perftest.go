@@ -99,14 +99,36 @@ func (p *parser) line(n int, raw string) error {
 
 // ownLine reports whether line can start perftest's output: its dashed
 // rule, the server's "*" box, a test title, a result table header,
-// "Version:", a no-device, failure or warning message. Anything else
+// "Version:", a no-device, failure or warning message, or one of the
+// notices perftest prints before its header (noticeLine). Anything else
 // before such a line is not perftest's, and is refused rather than kept
 // as a warning: a parser does not guess where another tool's text ends.
 func ownLine(line string) bool {
 	return dashLine.MatchString(line) || strings.HasPrefix(line, "*") || title.MatchString(line) ||
 		isTableHeader(line) || strings.HasPrefix(line, "Version:") || noDeviceLine(line) ||
-		failureLine(line) || warningLine(line) ||
+		failureLine(line) || warningLine(line) || noticeLine(line) ||
 		strings.HasPrefix(line, "local address:") || strings.HasPrefix(line, "remote address:")
+}
+
+// notices are the beginnings of the lines perftest itself prints before
+// its header: parameter adjustments and, with --use_cuda, the CUDA
+// initialisation (samples perftest/*use_cuda*; perftest's
+// perftest_parameters.c and cuda_memory.c print them to stdout).
+var notices = []string{
+	"Perftest doesn't", "Requested mtu is higher than active mtu", "Changing to active mtu",
+	"initializing CUDA", "Listing all CUDA devices", "CUDA device ", "Picking device No.",
+	"[pid = ", "creating CUDA Ctx", "making it the current CUDA Ctx", "cuMemAlloc()",
+	"allocated GPU buffer", "Finding PCIe", "Using DMA-BUF", "using DMA-BUF",
+}
+
+// noticeLine reports whether line is one of perftest's own notices.
+func noticeLine(line string) bool {
+	for _, p := range notices {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) read(n int, raw, line string) error {

@@ -182,3 +182,23 @@ func TestLeadingTextRefused(t *testing.T) {
 		t.Errorf("leading perftest warning: %+v", r)
 	}
 }
+
+// perftest's own notices before its header (a --use_cuda run) are read as
+// its warnings, not refused as foreign text.
+func TestUseCudaNoticesBeforeHeader(t *testing.T) {
+	r := mustParse(t, ParseBandwidth, sections(t, "perftest/ib_write_bw-server-use_cuda-pre-header-notice-rtx4080.txt")[0])
+	if r.Side != "server" || r.Header.Device != "mlx5_0" || len(r.Bandwidth) != 1 || r.Bandwidth[0].AvgMiBps != 14948.67 {
+		t.Fatalf("%+v", r)
+	}
+	joined := strings.Join(r.Warnings, "\n")
+	for _, w := range []string{"Perftest doesn't supports CUDA tests", "initializing CUDA", "allocated GPU buffer of a 131072", "destroying current CUDA Ctx"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("warnings lack %q: %q", w, r.Warnings)
+		}
+	}
+	// Text that is not perftest's still is refused before the notices.
+	_, err := ParseBandwidth(append([]byte("Welcome to node-1\n"), sections(t, "perftest/ib_write_bw-server-use_cuda-pre-header-notice-rtx4080.txt")[0]...))
+	if err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("foreign first line: %v", err)
+	}
+}
