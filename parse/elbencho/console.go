@@ -3,6 +3,7 @@ package elbencho
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
@@ -17,6 +18,9 @@ var (
 	// "WRITE       Elapsed time     :     11.559s     11.559s".
 	phaseRowRe = regexp.MustCompile(`^([A-Z][A-Z0-9_]*)\s+(Elapsed (?:time|ms))\s*:\s*(.*)$`)
 	contRowRe  = regexp.MustCompile(`^\s+(\S[^:]*?)\s*:\s*(.*)$`)
+	// iterationRe is the line elbencho prints before each iteration of
+	// --iterations N (N > 1).
+	iterationRe = regexp.MustCompile(`^\[Starting iteration (\d+) of (\d+)\.\.\.\]$`)
 )
 
 // ParseConsole reads elbencho's console output: the result table of every
@@ -26,20 +30,32 @@ func ParseConsole(data []byte) (*Result, error) {
 		return nil, err
 	}
 	lines := text.Lines(data)
-	// One run prints the "OPERATION  RESULT TYPE ..." header once, above
-	// all its phases (and iterations); a second header is a second run.
-	header := 0
+	// One run prints the "OPERATION  RESULT TYPE ..." header once above
+	// its phases, or, with --iterations N, once per iteration right after
+	// "[Starting iteration K of N...]" (elbencho's Coordinator). A header
+	// without its own iteration line, or an iteration out of turn, is a
+	// second run.
+	header, iteration, announced := 0, 0, false
 	for i, l := range lines {
 		if text.Terminal(l) {
 			return nil, &parse.Error{Tool: toolConsole, Line: i + 1, Text: l,
 				Reason: "a login banner or shell prompt, not elbencho output: paste the tool's output only"}
 		}
-		if f := strings.Fields(l); len(f) >= 3 && f[0] == "OPERATION" && f[1] == "RESULT" && f[2] == "TYPE" {
-			if header > 0 {
+		if m := iterationRe.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			k, _ := strconv.Atoi(m[1])
+			if k != iteration+1 {
 				return nil, &parse.Error{Tool: toolConsole, Line: i + 1, Text: l,
-					Reason: fmt.Sprintf("a second result table header (the first is on line %d): two outputs run together?", header)}
+					Reason: fmt.Sprintf("iteration %d after iteration %d: two outputs run together?", k, iteration)}
 			}
-			header = i + 1
+			iteration, announced = k, true
+			continue
+		}
+		if f := strings.Fields(l); len(f) >= 3 && f[0] == "OPERATION" && f[1] == "RESULT" && f[2] == "TYPE" {
+			if header > 0 && !announced {
+				return nil, &parse.Error{Tool: toolConsole, Line: i + 1, Text: l,
+					Reason: fmt.Sprintf("a second result table header (the first is on line %d) without an iteration line: two outputs run together?", header)}
+			}
+			header, announced = i+1, false
 		}
 	}
 	r, err := parseTable(toolConsole, lines, 0)

@@ -199,3 +199,22 @@ WRITE       Elapsed time     :      1.000s      2.000s
 		t.Errorf("entries latency %+v", e)
 	}
 }
+
+// With --iterations N elbencho prints "[Starting iteration K of N...]" and
+// the table header again per iteration: one run, read whole; the same
+// output twice is still refused (iteration 1 after iteration 2).
+func TestConsoleIterations(t *testing.T) {
+	one := string(samples.Sections(t, "elbencho/console-v3-write-1thread-direct-issue75.txt", nil)[0])
+	iters := "[Starting iteration 1 of 2...]\n" + one + "[Starting iteration 2 of 2...]\n" + one
+	r, err := ParseConsole([]byte(iters))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Phases) != 2 || r.Phases[0].Name != "WRITE" || r.Phases[1].Name != "WRITE" {
+		t.Fatalf("phases %+v", r.Phases)
+	}
+	_, err = ParseConsole([]byte(iters + iters))
+	wantErr(t, err, "elbencho", 0, "iteration 1 after iteration 2")
+	_, err = ParseConsole([]byte("[Starting iteration 1 of 2...]\n" + one + one))
+	wantErr(t, err, "elbencho", 0, "without an iteration line")
+}

@@ -13,8 +13,9 @@ import (
 
 const toolCSV = "elbencho --csvfile"
 
-// ParseCSV reads an elbencho --csvfile: a header line, then one row per
-// phase (a header repeats where runs were appended). Settings columns go
+// ParseCSV reads an elbencho --csvfile: a header line (elbencho writes it
+// into an empty file only; runs appended later add rows), then one row per
+// phase. A row seen a second time is the file read twice, an error. Settings columns go
 // to Phase.Config. In rwmix phases the "rwmix read" IOPS and MiB/s are
 // added to the normalised IOPS and MiBps, as the console "total" rows do.
 //
