@@ -104,6 +104,10 @@ var assumed = []struct{ parser, text string }{
 		"mmdiag:verbsConn:0:1:::10.0.0.3::error:mlx5_1:1:0:\n"},
 	{"mmdiag-config", "\n=== mmdiag: config ===\n  allowDeleteAclOnChmod 1\n! pagepool 17179869184\n" +
 		"! verbsPorts mlx5_0/1 mlx5_1/1\n! verbsRdma enable\n  verbsRdmaSend 0\n  tscPrimary (undefined)\n"},
+	{"mmlsnodeclass-y", "mmlsnodeclass::HEADER:version:reserved:reserved:nodeclassName:type:memberClasses:allMembers:\n" +
+		"mmlsnodeclass::0:1:::siteA:USER::c1,c2:\n" +
+		"mmlsnodeclass::0:1:::siteAB:USER:siteA:c1,c2:\n" +
+		"mmlsnodeclass::0:1:::quorumNodes:SYSTEM::c1:\n"},
 	{"mmlsconfig-y", "mmlsconfig::HEADER:version:reserved:reserved:configParameter:value:nodeList:\n" +
 		"mmlsconfig::0:1:::clusterName:lab.example::\n" +
 		"mmlsconfig::0:1:::verbsPorts:mlx5_0/1 mlx5_1/1::\n" +
