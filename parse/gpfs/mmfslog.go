@@ -100,11 +100,15 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 	}
 	l := &Log{Entries: []LogEntry{}, Starts: []int{}}
 	openRunmmfs := false
-	// A log only grows: a timestamped line seen before, met again with
-	// other lines between and no later time, is a stretch read twice.
+	// A log only grows: a stretch of timestamped lines seen before, met
+	// again with other lines between and no later time, is the log read
+	// twice. One line alone repeating is not enough: a daemon may well log
+	// the same message twice in one second (older stamps have no
+	// milliseconds), so the lines after it must repeat too.
 	seen := map[string]int{}
 	var latest time.Time
-	for i, raw := range text.Lines(data) {
+	lines := text.Lines(data)
+	for i, raw := range lines {
 		if strings.TrimSpace(raw) == "" {
 			continue
 		}
@@ -137,12 +141,13 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 		}
 		if e.Time != nil {
 			// The same stamped line again, not later than the latest time
-			// read and not right after itself: a stretch read twice.
-			if first, dup := seen[raw]; dup && !e.Time.After(latest) && first < i {
+			// read, not right after itself, and followed by the lines that
+			// followed it: a stretch read twice.
+			if first, dup := seen[raw]; dup && !e.Time.After(latest) && first < i && stretchRepeats(lines, first, i) {
 				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
-					Reason: fmt.Sprintf("line %d again, after other lines: the log read twice?", first)}
+					Reason: fmt.Sprintf("lines %d on again, after other lines: the log read twice?", first+1)}
 			}
-			seen[raw] = i + 1
+			seen[raw] = i
 			if e.Time.After(latest) {
 				latest = *e.Time
 			}
@@ -291,4 +296,16 @@ func pagepoolNotRegistered(rest string) bool {
 	r := strings.ToLower(rest)
 	return strings.Contains(r, "pagepool") &&
 		(strings.Contains(r, "could not be registered") || strings.Contains(r, "mtts"))
+}
+
+// stretchRepeats reports whether the lines after lines[again] repeat the
+// ones after lines[first] (up to two of them, fewer where the text ends):
+// a stretch of the log read a second time, not one message logged twice.
+func stretchRepeats(lines []string, first, again int) bool {
+	for k := 1; k <= 2 && again+k < len(lines); k++ {
+		if first+k >= again || lines[first+k] != lines[again+k] {
+			return false
+		}
+	}
+	return true
 }

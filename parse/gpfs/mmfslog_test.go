@@ -286,3 +286,23 @@ func TestMmfsLogCNFSGaneshaSample(t *testing.T) {
 		}
 	}
 }
+
+// A message the daemon logs twice in one second, with other lines between,
+// is two entries; a stretch of the log that comes round again is the log
+// read twice and refused at the line where it starts again.
+func TestMmfsLogRepeatedMessageIsNotASecondCopy(t *testing.T) {
+	const twice = "Mon Jun 25 22:23:36 2018: Close connection to 10.0.0.2 gpfs02 (Connection reset by peer)\n" +
+		"Mon Jun 25 22:23:36 2018: Reconnecting to 10.0.0.2 gpfs02\n" +
+		"Mon Jun 25 22:23:36 2018: Close connection to 10.0.0.2 gpfs02 (Connection reset by peer)\n" +
+		"Mon Jun 25 22:23:37 2018: Reconnected to 10.0.0.2 gpfs02\n"
+	l, err := ParseMmfsLog([]byte(twice))
+	if err != nil {
+		t.Fatalf("a message logged twice in one second: %v", err)
+	}
+	if len(l.Entries) != 4 {
+		t.Fatalf("entries: %d, want 4", len(l.Entries))
+	}
+	stretch := "2024-03-01_10:00:00.000+0000: [I] one\n2024-03-01_10:00:01.000+0000: [I] two\n2024-03-01_10:00:02.000+0000: [I] three\n"
+	_, err = ParseMmfsLog([]byte(stretch + stretch))
+	wantParseError(t, err, "mmfs.log", 4)
+}
