@@ -9,6 +9,7 @@ import (
 
 	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/parse/bench"
+	"github.com/provadev/prova/parse/text"
 )
 
 const toolCSV = "elbencho --csvfile"
@@ -30,7 +31,7 @@ func ParseCSV(data []byte) (*Result, error) {
 	var header []string
 	seen := map[string]int{}
 	r := &Result{Phases: []Phase{}}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	lines := text.Lines(data)
 	for i, text := range lines {
 		line := i + 1
 		if strings.TrimSpace(text) == "" {

@@ -1,9 +1,8 @@
 package fio
 
 import (
-	"strings"
-
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Parse reads fio's stdout in any of the formats json, json+, normal and
@@ -13,7 +12,7 @@ func Parse(data []byte) (*Result, error) {
 		return nil, err
 	}
 	raw, line, ok, err := findJSON(data)
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	lines := text.Lines(data)
 	if ok {
 		r, err := parseJSON(raw, line)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Result is what ibdev2netdev printed.
@@ -61,8 +62,7 @@ func Parse(data []byte) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Mappings: []Mapping{}}
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
-	for i, raw := range strings.Split(s, "\n") {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		if line == "" {
 			continue

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 const tool = "mpstat"
@@ -39,13 +40,9 @@ type textParser struct {
 
 // ParseText reads the text output of mpstat [-P ...] interval [count].
 func ParseText(data []byte) (*Result, error) {
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
-	complete := strings.HasSuffix(s, "\n")
-	lines := strings.Split(s, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	if strings.TrimSpace(s) == "" {
+	complete := !text.EndsMidLine(data)
+	lines := text.Lines(data)
+	if text.Blank(data) {
 		return nil, &parse.Error{Tool: tool, Reason: "nothing printed (mpstat always prints its banner line)"}
 	}
 	p := textParser{res: &Result{Intervals: []Interval{}}}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Result is the version ofed_info reported.
@@ -43,7 +44,7 @@ func Parse(data []byte) (*Result, error) {
 	if err := parse.Complete("ofed_info -s", data); err != nil {
 		return nil, err
 	}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	lines := text.Lines(data)
 	for i, raw := range lines {
 		line := strings.TrimSpace(raw)
 		if line == "" {

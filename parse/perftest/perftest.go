@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 var (
@@ -48,7 +49,7 @@ func Parse(data []byte) (*Result, error) {
 		return nil, err
 	}
 	p := parser{res: &Result{}}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	lines := text.Lines(data)
 	for i, raw := range lines {
 		if err := p.line(i+1, raw); err != nil {
 			return nil, err

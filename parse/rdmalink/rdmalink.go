@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/provadev/prova/parse/text"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/text"
 )
 
 // Result is what `rdma link show` printed.
@@ -77,7 +77,7 @@ func Parse(data []byte) (*Result, error) {
 func ParseText(data []byte) (*Result, error) {
 	res := &Result{Links: []Link{}}
 	var msgs []string
-	for i, raw := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		switch {
 		case line == "":
