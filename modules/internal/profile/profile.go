@@ -101,27 +101,20 @@ func profiles() map[string]Profile {
 				"Superseded by prova-default/2: it judged the latency of whatever run it was given (at high " +
 				"queue depth that is the queue's, not the transport's) and %soft of the small-block run.",
 		},
-		Default: {
-			Name:              Default,
-			MaxLatencyRatio:   0.45,
-			MinSoftDropPct:    50,
-			FewerBusyCores:    true,
-			MinBandwidthShare: 0.90,
-			LatencyQD1:        true,
-			LatencyStat:       "p50",
-			CPUAtLineRate:     true,
-			CPUMetric:         "kernel",
-			CPUBoundPct:       95,
-			SameCeilingPct:    5,
-			MaxSpreadPct:      10,
-			Description: "DOMAIN.md §5 on 100GbE, measured the way the figures were: 4K random-read p50 latency " +
-				"at queue depth 1 (one thread, iodepth 1) about 1/3 of TCP's (pass up to 0.45); CPU at equal " +
-				"work (the line-rate sequential runs, per GB/s), kernel CPU (%soft + %sys + %irq) at most half " +
-				"of TCP's with fewer busy cores (%iowait not counted); bandwidth 90% of line rate as a reference " +
-				"(warning); warnings when a run is CPU-bound (a core at 95% or more), both transports reach " +
-				"the same IOPS ceiling (within 5%), or repeated runs spread more than 10%.",
-		},
+		Default: withDescription(v2,
+			"DOMAIN.md §5 on 100GbE, measured the way the figures were: 4K random-read p50 latency "+
+				"at queue depth 1 (one thread, iodepth 1) about 1/3 of TCP's (pass up to 0.45); CPU at equal "+
+				"work (the line-rate sequential runs, per GB/s), kernel CPU (%soft + %sys + %irq) at most half "+
+				"of TCP's with fewer busy cores (%iowait not counted); bandwidth 90% of line rate as a reference "+
+				"(warning); warnings when a run is CPU-bound (a core at 95% or more), both transports reach "+
+				"the same IOPS ceiling (within 5%), or repeated runs spread more than 10%."),
 	}
+}
+
+// withDescription returns p described by d.
+func withDescription(p Profile, d string) Profile {
+	p.Description = d
+	return p
 }
 
 // Lookup returns the profile called name.
