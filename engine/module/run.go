@@ -20,8 +20,7 @@ type Output struct {
 // Output beyond limit bytes per stream is dropped (limit <= 0 means
 // DefaultCaptureLimit) and marked as truncated.
 func Capture(ctx context.Context, h Host, cmd string) (Output, error) {
-	var out, errb capBuffer
-	out.limit, errb.limit = DefaultCaptureLimit, DefaultCaptureLimit
+	out, errb := CapBuffer{Limit: DefaultCaptureLimit}, CapBuffer{Limit: DefaultCaptureLimit}
 	rc, err := h.Run(ctx, cmd, nil, &out, &errb)
 	o := Output{Stdout: out.String(), Stderr: errb.String(), RC: rc}
 	if err != nil {
@@ -36,14 +35,18 @@ func Capture(ctx context.Context, h Host, cmd string) (Output, error) {
 // DefaultCaptureLimit bounds how much of a stream a step keeps (1 MiB).
 const DefaultCaptureLimit = 1 << 20
 
-type capBuffer struct {
+// CapBuffer keeps at most Limit bytes of what is written to it and says so
+// in String when it dropped some; writes never fail, so a command's output
+// beyond the limit is read to its end rather than blocking it.
+type CapBuffer struct {
+	Limit     int
 	buf       bytes.Buffer
-	limit     int
 	truncated bool
 }
 
-func (c *capBuffer) Write(p []byte) (int, error) {
-	room := c.limit - c.buf.Len()
+// Write keeps what fits under Limit and drops the rest.
+func (c *CapBuffer) Write(p []byte) (int, error) {
+	room := c.Limit - c.buf.Len()
 	if room <= 0 {
 		c.truncated = true
 		return len(p), nil
@@ -56,7 +59,9 @@ func (c *capBuffer) Write(p []byte) (int, error) {
 	return c.buf.Write(p)
 }
 
-func (c *capBuffer) String() string {
+// String returns what was kept, with a "[output truncated]" line when
+// something was dropped.
+func (c *CapBuffer) String() string {
 	if c.truncated {
 		return c.buf.String() + "\n[output truncated]\n"
 	}

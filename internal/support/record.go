@@ -1,7 +1,6 @@
 package support
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -148,8 +147,7 @@ type recorded struct {
 }
 
 func (h *recorded) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	var out, errb capped
-	out.limit, errb.limit = module.DefaultCaptureLimit, module.DefaultCaptureLimit
+	out, errb := module.CapBuffer{Limit: module.DefaultCaptureLimit}, module.CapBuffer{Limit: module.DefaultCaptureLimit}
 	start := time.Now()
 	rc, err := h.Host.Run(ctx, cmd, stdin, tee(stdout, &out), tee(stderr, &errb))
 	res := Result{Command: h.r.redact(cmd), Parser: parserFor(cmd), RC: rc,
@@ -173,8 +171,7 @@ func (h *recorded) Put(context.Context, string, io.Reader, fs.FileMode) error {
 
 // Get reads the file and records it as the command "get PATH".
 func (h *recorded) Get(ctx context.Context, path string, w io.Writer) error {
-	var buf capped
-	buf.limit = module.DefaultCaptureLimit
+	buf := module.CapBuffer{Limit: module.DefaultCaptureLimit}
 	start := time.Now()
 	err := h.Host.Get(ctx, path, tee(w, &buf))
 	res := Result{Command: h.r.redact("get " + path), DurationMS: float64(time.Since(start).Microseconds()) / 1000,
@@ -189,37 +186,11 @@ func (h *recorded) Get(ctx context.Context, path string, w io.Writer) error {
 }
 
 // tee writes to w (when there is one) and to c.
-func tee(w io.Writer, c *capped) io.Writer {
+func tee(w io.Writer, c *module.CapBuffer) io.Writer {
 	if w == nil {
 		return c
 	}
 	return io.MultiWriter(w, c)
-}
-
-// capped keeps at most limit bytes and says so when it dropped some.
-type capped struct {
-	buf       bytes.Buffer
-	limit     int
-	truncated bool
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	room := c.limit - c.buf.Len()
-	if len(p) > room {
-		c.truncated = true
-		if room > 0 {
-			c.buf.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return c.buf.Write(p)
-}
-
-func (c *capped) String() string {
-	if c.truncated {
-		return c.buf.String() + "\n[output truncated]\n"
-	}
-	return c.buf.String()
 }
 
 // Merge adds to b, per host, the recorded commands and step outcomes of
