@@ -64,7 +64,8 @@ var real = []struct {
 	{"elbencho", "elbencho/console-v3-write-1thread-direct-issue75.txt", 0, "", 1},
 	{"elbencho", "elbencho/console-v1-large-files-write-dropcache-nersc.txt", 0, "Working on /data/zettar/zx/src/sweep/512x2GiB", 0},
 	{"elbencho-livecsv", "elbencho/livecsv-livecsvex-per-rank-PARTIAL-issue102.txt", 0, "", 0},
-	{"gdsio", "gds/gdsio-read-gpud-cpuonly-cpu_gpu-and-gdsio_verify.txt", 0, "", 1},
+	{"gdsio", "gds/gdsio-read-gpud-cpuonly-cpu_gpu-and-gdsio_verify.txt", 1, "\n/usr/local/cuda/gds/tools/gdsio ", 0}, // gdsio_verify
+	{"gdsio", "gds/gdsio-read-gpud-cpuonly-cpu_gpu-and-gdsio_verify.txt", 7, "\n/usr/local/cuda/gds/tools/gdsio ", 0}, // one gdsio run
 	{"gdscheck", "gds/gdscheck-p-1.14-rtx6000ada-nvme-supported-full.txt", 0, "", 1},
 	{"ibv-devices", "ibv_devinfo/ibv_devices-mlx4-and-irdma.txt", 0, "", 1},
 	{"mmaddnode", "gpfs/mmaddnode-partial-failure-unreachable-4.2.3.txt", 0, "", 1},
@@ -120,22 +121,9 @@ var assumed = []struct{ parser, text string }{
 
 // gaps are the cases a parser is known not to survive yet, by parser and
 // case; TestParsersNeverGuess fails when a listed gap is closed (so the
-// list shrinks) and when a new one appears. Every parser outside
-// parse/gds, parse/iproute2 and parse/lspci survives every case on every
-// output below.
-var gaps = map[string][]string{
-	// To do (parse/gds is another branch's this session): gdsio keeps
-	// lines it does not know in Other and reads a second run as more
-	// results.
-	"gdsio": {parsecheck.Empty, parsecheck.Blank, parsecheck.Unrelated, parsecheck.HTML, parsecheck.NotFound, parsecheck.Banner, parsecheck.Twice},
-	// To do: parsers merged from the gds branch at the end of this
-	// session (parse/gds, parse/iproute2, parse/lspci): nothing printed
-	// reads as an empty list without saying so, and a second copy as more
-	// rows.
-	"nvidia-fs-stats": {parsecheck.Twice},
-	"ip-addr":         {parsecheck.Empty, parsecheck.Blank, parsecheck.Twice},
-	"lspci-vvv":       {parsecheck.Empty, parsecheck.Blank, parsecheck.Twice},
-}
+// list shrinks) and when a new one appears. Every parser survives every
+// case on every output below.
+var gaps = map[string][]string{}
 
 // output returns the tool output an entry of real names.
 func output(t *testing.T, sample string, skip int, until string, section int) []byte {

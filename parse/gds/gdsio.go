@@ -15,8 +15,9 @@ type Gdsio struct {
 	// Verified is set by a gdsio_verify "Data Verification Success" (true)
 	// or "Data Verification Failed"/"... Error" (false) line.
 	Verified *bool `json:"verified,omitempty"`
-	// Errors keeps lines that report a failure; Other the remaining lines
-	// (gdsio_verify parameter dumps and the like).
+	// Errors keeps lines that report a failure (error, failed, cannot,
+	// unable); Other gdsio_verify's parameter dump ("gpu index :0,file
+	// :...", "fsync :0,", "Batch mode: 0"). Any other line is an error.
 	Errors []string `json:"errors,omitempty"`
 	Other  []string `json:"other,omitempty"`
 }
@@ -37,20 +38,45 @@ type GdsioResult struct {
 	TotalTimeS      float64 `json:"total_time_s"`
 }
 
+// verifyDumpRe is the parameter dump gdsio_verify prints before its
+// verdict (sample gds/gdsio-read-gpud-cpuonly-cpu_gpu-and-gdsio_verify.txt).
+var verifyDumpRe = regexp.MustCompile(`^(gpu index :\d+,.*|fsync :\d+,?|Batch mode: \d+)$`)
+
 var gdsioRe = regexp.MustCompile(`^IoType: (\S+) XferType: (\S+) Threads: (\d+) DataSetSize: (\d+)/(\d+)\(KiB\) IOSize: (\d+)\(KiB\) Throughput: ([0-9.]+) GiB/sec, Avg_Latency: ([0-9.]+) usecs ops: (\d+) total_time ([0-9.]+) secs`)
 
-// ParseGdsio reads gdsio result lines and gdsio_verify output.
+// ParseGdsio reads gdsio result lines and gdsio_verify output. Nothing
+// printed is an error (gdsio prints a result line or an error, and has no
+// empty form), and so is a line it does not know. A line printed twice
+// (the same result line to the last digit, a second parameter dump or a
+// second verdict) is two outputs run together, and an error too; an error
+// line may repeat (each thread reports its own).
 func ParseGdsio(data []byte) (*Gdsio, error) {
 	const tool = "gdsio"
 	if err := parse.Complete(tool, data); err != nil {
 		return nil, err
 	}
+	if text.Blank(data) {
+		return nil, &parse.Error{Tool: tool, Reason: "printed nothing: gdsio prints a result line or an error"}
+	}
 	g := &Gdsio{Results: []GdsioResult{}}
+	seen := map[string]bool{}
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
+		if line == "" {
+			continue
+		}
+		twice := func() error {
+			if seen[line] {
+				return &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "the same line a second time (two outputs run together?)"}
+			}
+			seen[line] = true
+			return nil
+		}
 		switch {
-		case line == "":
 		case strings.HasPrefix(line, "IoType:"):
+			if err := twice(); err != nil {
+				return nil, err
+			}
 			m := gdsioRe.FindStringSubmatch(line)
 			if m == nil {
 				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "unexpected result line"}
@@ -72,15 +98,23 @@ func ParseGdsio(data []byte) (*Gdsio, error) {
 			}
 			g.Results = append(g.Results, r)
 		case strings.HasPrefix(line, "Data Verification"):
+			if g.Verified != nil {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "a second verdict: gdsio_verify prints one (two outputs run together?)"}
+			}
 			ok := strings.Contains(line, "Success")
 			g.Verified = &ok
 			if !ok {
 				g.Errors = append(g.Errors, line)
 			}
-		case failWordRe.MatchString(line):
+		case verifyDumpRe.MatchString(line):
+			if err := twice(); err != nil {
+				return nil, err
+			}
+			g.Other = append(g.Other, line)
+		case failWordRe.MatchString(line) && !text.Terminal(line):
 			g.Errors = append(g.Errors, line)
 		default:
-			g.Other = append(g.Other, line)
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "not a gdsio result, gdsio_verify or error line"}
 		}
 	}
 	return g, nil

@@ -1,6 +1,11 @@
 package gds
 
-import "testing"
+import (
+	"errors"
+	"testing"
+
+	"github.com/provadev/prova/parse"
+)
 
 func TestGdsioSample(t *testing.T) {
 	g, err := ParseGdsio(toolOutput(t, "gds/gdsio-read-gpud-cpuonly-cpu_gpu-and-gdsio_verify.txt"))
@@ -32,5 +37,34 @@ func TestGdsioErrors(t *testing.T) {
 	g, err := ParseGdsio([]byte("Error: IO failed stopping traffic, fd :3 ret:-5 errno:5\nData Verification Failed\n"))
 	if err != nil || len(g.Errors) != 2 || g.Verified == nil || *g.Verified || len(g.Results) != 0 {
 		t.Errorf("failure lines: %+v, %v", g, err)
+	}
+}
+
+// gdsio has no empty form; a line it does not know, a terminal line and a
+// second copy of a run are errors; an error line may repeat.
+func TestGdsioNeverGuesses(t *testing.T) {
+	res := "IoType: READ XferType: GPUD Threads: 1 DataSetSize: 65536/65536(KiB) IOSize: 1024(KiB) Throughput: 1.5 GiB/sec, Avg_Latency: 650.1 usecs ops: 64 total_time 0.04 secs\n"
+	verify := "gpu index :0,file :/gpfs/fs1/x, gpu buffer alignment :0\nfsync :0,\nBatch mode: 0\nData Verification Success\n"
+	for in, line := range map[string]int{
+		"": 0, "\n \n": 0,
+		"bash: line 1: gdsio: command not found\n":              1,
+		"[root@gds01 ~]# gdsio -f x\n" + res:                    1,
+		"Welcome to the storage cluster.\n":                     1,
+		res + res:                                               2,
+		verify + verify:                                         5,
+		"Data Verification Success\nData Verification Failed\n": 2,
+	} {
+		_, err := ParseGdsio([]byte(in))
+		var pe *parse.Error
+		if !errors.As(err, &pe) || pe.Tool != "gdsio" || pe.Line != line {
+			t.Errorf("%q: %v, want an error at line %d", in, err, line)
+		}
+	}
+	fail := "Error: IO failed stopping traffic, fd :3 ret:-5 errno:5\n"
+	if g, err := ParseGdsio([]byte(fail + fail)); err != nil || len(g.Errors) != 2 {
+		t.Errorf("repeated error line: %v %+v", err, g)
+	}
+	if g, err := ParseGdsio([]byte(verify)); err != nil || len(g.Other) != 3 || g.Verified == nil || !*g.Verified {
+		t.Errorf("gdsio_verify: %v %+v", err, g)
 	}
 }

@@ -78,6 +78,9 @@ func ParseNvfsStats(data []byte) (*NvfsStats, error) {
 			continue
 		}
 		if m := statsVerRe.FindStringSubmatch(line); m != nil {
+			if s.StatsVersion != "" {
+				return nil, bad(i, raw, "a second NVFS statistics header: the file holds one (two outputs run together?)")
+			}
 			s.StatsVersion = m[1]
 			continue
 		}
@@ -86,6 +89,9 @@ func ParseNvfsStats(data []byte) (*NvfsStats, error) {
 		}
 		switch {
 		case strings.HasPrefix(line, "GDS Version:"):
+			if s.GDSVersion != "" {
+				return nil, bad(i, raw, "a second GDS Version line: the file holds one (two outputs run together?)")
+			}
 			s.GDSVersion = strings.TrimSpace(strings.TrimPrefix(line, "GDS Version:"))
 		case driverRe.MatchString(line):
 			s.DriverVersion = driverRe.FindStringSubmatch(line)[1]
@@ -112,6 +118,11 @@ func ParseNvfsStats(data []byte) (*NvfsStats, error) {
 				return nil, bad(i, raw, why)
 			}
 			g := NvfsGPU{PCI: m[1], UUID: m[2]}
+			for _, o := range s.GPUs {
+				if o.PCI == g.PCI {
+					return nil, bad(i, raw, "GPU "+g.PCI+" listed a second time (two outputs run together?)")
+				}
+			}
 			for k, v := range kv {
 				switch strings.TrimSuffix(strings.TrimSuffix(k, "_MiB"), "_MB") {
 				case "Registered":

@@ -73,11 +73,14 @@ func TestNvfsStatsEnabled(t *testing.T) {
 // Output that is not nvidia-fs's names the line it could not read.
 func TestNvfsStatsUnexpected(t *testing.T) {
 	for name, in := range map[string]string{
-		"gdscheck":  string(toolOutput(t, "gds/gdscheck-p-1.16-nvidia-doc-sample-nvfs-dmabuf-compat.txt")),
-		"bad value": strings.Replace(enabled, "readMiB=4096", "readMiB=lots", 1),
-		"stray":     enabled + "something else\n",
-		"empty":     "",
-		"no file":   "cat: /proc/driver/nvidia-fs/stats: No such file or directory\n",
+		"gdscheck":              string(toolOutput(t, "gds/gdscheck-p-1.16-nvidia-doc-sample-nvfs-dmabuf-compat.txt")),
+		"bad value":             strings.Replace(enabled, "readMiB=4096", "readMiB=lots", 1),
+		"stray":                 enabled + "something else\n",
+		"empty":                 "",
+		"no file":               "cat: /proc/driver/nvidia-fs/stats: No such file or directory\n",
+		"blank":                 "\n \n",
+		"twice":                 enabled + enabled,
+		"twice, no GDS Version": strings.Join(strings.SplitAfter(enabled, "\n")[1:], "") + enabled,
 	} {
 		_, err := ParseNvfsStats([]byte(in))
 		var pe *parse.Error

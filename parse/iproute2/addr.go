@@ -40,13 +40,23 @@ func (r *Addrs) Interface(a string) string {
 
 var lineRe = regexp.MustCompile(`^(\d+):\s+(\S+)\s+(inet6?)\s+(\S+)(.*)$`)
 
-// ParseAddr reads `ip -o addr show` (or `ip -o -4 addr`).
+// ParseAddr reads `ip -o addr show` (or `ip -o -4 addr`). Nothing printed
+// is an error: ip has no empty form (it prints nothing when no interface
+// matches), and a host prova reached over SSH holds at least the address
+// it was reached on. An address listed twice on one interface (the kernel
+// keeps one of each), or an index printed with two names, is two outputs
+// run together: an error too.
 func ParseAddr(data []byte) (*Addrs, error) {
 	const tool = "ip -o addr"
 	if err := parse.Complete(tool, data); err != nil {
 		return nil, err
 	}
+	if text.Blank(data) {
+		return nil, &parse.Error{Tool: tool, Reason: "printed nothing: not one address on the host"}
+	}
 	r := &Addrs{Addrs: []Addr{}}
+	names := map[int]string{}
+	seen := map[string]bool{}
 	for i, raw := range text.Lines(data) {
 		line := strings.TrimSpace(raw)
 		if line == "" {
@@ -64,6 +74,15 @@ func ParseAddr(data []byte) (*Addrs, error) {
 		if why := text.IntInto(m[1], &a.Index, "interface index"); why != "" {
 			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: why}
 		}
+		if n, ok := names[a.Index]; ok && n != a.Interface {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "interface index " + m[1] + " was " + n + " above (two outputs run together?)"}
+		}
+		names[a.Index] = a.Interface
+		key := a.Interface + " " + m[4]
+		if seen[key] {
+			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "address " + m[4] + " on " + a.Interface + " listed a second time (two outputs run together?)"}
+		}
+		seen[key] = true
 		f := strings.Fields(m[5])
 		for k := 0; k+1 < len(f); k++ {
 			if f[k] == "scope" {

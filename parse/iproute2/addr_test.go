@@ -40,6 +40,23 @@ func TestUnexpected(t *testing.T) {
 	}
 }
 
+// Nothing printed and a second copy are errors, not an empty or doubled
+// list; a second address on one interface is not.
+func TestEmptyAndTwice(t *testing.T) {
+	one := "2: ib0    inet 10.0.0.7/24 scope global ib0\n"
+	for in, line := range map[string]int{"": 0, "\n  \n": 0, one + one: 2, one + "2: ib1    inet 10.0.0.8/24 scope global ib1\n": 2} {
+		_, err := ParseAddr([]byte(in))
+		var pe *parse.Error
+		if !errors.As(err, &pe) || pe.Tool != "ip -o addr" || pe.Line != line {
+			t.Errorf("%q: %v, want an error at line %d", in, err, line)
+		}
+	}
+	r, err := ParseAddr([]byte(one + "2: ib0    inet 10.0.0.9/24 scope global secondary ib0\n"))
+	if err != nil || len(r.Addrs) != 2 {
+		t.Errorf("two addresses on ib0: %v %+v", err, r)
+	}
+}
+
 func FuzzParseAddr(f *testing.F) {
 	for _, rel := range samples.Glob(f, "iproute2/*") {
 		f.Add(samples.Strip(samples.Read(f, rel)))

@@ -115,14 +115,21 @@ func normalize(a string) string {
 	return a
 }
 
-// ParseVerbose reads lspci -vvv.
+// ParseVerbose reads lspci -vvv. Nothing printed is an error: lspci has
+// no empty form (it prints nothing when it finds no device), so
+// nothing printed leaves no device to look up and none is assumed. A device address listed twice is two outputs run together
+// (lspci lists each function once): an error too.
 func ParseVerbose(data []byte) (*Devices, error) {
 	const tool = "lspci -vvv"
 	if err := parse.Complete(tool, data); err != nil {
 		return nil, err
 	}
+	if text.Blank(data) {
+		return nil, &parse.Error{Tool: tool, Reason: "printed nothing: no PCI device listed"}
+	}
 	r := &Devices{Devices: []Device{}}
 	var cur *Device
+	seen := map[string]bool{}
 	for i, raw := range text.Lines(data) {
 		if strings.TrimSpace(raw) == "" {
 			continue
@@ -132,7 +139,12 @@ func ParseVerbose(data []byte) (*Devices, error) {
 			if m == nil {
 				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "expected a device line 'BB:DD.F Class: Description'"}
 			}
-			r.Devices = append(r.Devices, Device{Address: normalize(m[1]), Class: m[2], Description: m[3]})
+			d := Device{Address: normalize(m[1]), Class: m[2], Description: m[3]}
+			if seen[d.Address] {
+				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "device " + d.Address + " listed a second time (two outputs run together?)"}
+			}
+			seen[d.Address] = true
+			r.Devices = append(r.Devices, d)
 			cur = &r.Devices[len(r.Devices)-1]
 			continue
 		}

@@ -79,6 +79,20 @@ func TestUnexpected(t *testing.T) {
 	}
 }
 
+// Nothing printed and a device listed twice are errors, not an empty or
+// doubled list.
+func TestEmptyAndTwice(t *testing.T) {
+	one := tree("SrcValid+ ReqRedir-")
+	n := strings.Count(one, "\n")
+	for in, line := range map[string]int{"": 0, "\n  \n": 0, one + one: n + 1} {
+		_, err := ParseVerbose([]byte(in))
+		var pe *parse.Error
+		if !errors.As(err, &pe) || pe.Tool != "lspci -vvv" || pe.Line != line {
+			t.Errorf("%q: %v, want an error at line %d", in, err, line)
+		}
+	}
+}
+
 func FuzzParseVerbose(f *testing.F) {
 	f.Add(samples.Strip(samples.Read(f, sample)))
 	f.Add([]byte(tree("SrcValid+ ReqRedir+")))

@@ -92,6 +92,20 @@ func tree(n *model.Node) []pciDev {
 	for i, g := range n.GPUs {
 		add(g.PCIeSwitch, member{n.GPUBus(i), "3D controller", "NVIDIA Corporation " + g.Model + " (rev a1)"})
 	}
+	// taken holds the buses devices and earlier switches use: a switch's
+	// upstream and downstream buses go below its lowest device, on buses
+	// nothing else holds, so no address is printed twice (real lspci
+	// lists each function once) when a scenario moves a device to another
+	// switch (gds-numa-sys.hcl puts mlx5_0 on sw1).
+	taken := map[int]bool{}
+	for _, ms := range bySwitch {
+		for _, m := range ms {
+			taken[m.bus] = true
+		}
+	}
+	for _, m := range loose {
+		taken[m.bus] = true
+	}
 	var out []pciDev
 	root := 1
 	for _, sw := range order {
@@ -101,6 +115,10 @@ func tree(n *model.Node) []pciDev {
 			lo, hi = min(lo, m.bus), max(hi, m.bus)
 		}
 		up := lo - 3
+		for up > 1 && (taken[up] || taken[up+1]) {
+			up--
+		}
+		taken[up], taken[up+1] = true, true
 		acs := acsOff
 		if slices.Contains(n.ACSSwitches, sw) {
 			acs = acsOn

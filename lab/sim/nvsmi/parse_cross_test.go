@@ -51,3 +51,21 @@ func TestLspciTree(t *testing.T) {
 		t.Errorf("lspci -t: %d", r.Status)
 	}
 }
+
+// A scenario that moves an HCA to another switch (gds-numa-sys.hcl puts
+// mlx5_0 at 17:00.0 on sw1) must not give a bridge the HCA's address:
+// real lspci lists each function once, and prova's parser refuses a
+// device listed twice.
+func TestLspciMovedHCAUniqueAddresses(t *testing.T) {
+	n := &model.Node{Name: "gds02", HCAs: []model.HCA{{Name: "mlx5_0", PCI: "0000:17:00.0", PCIeSwitch: "sw1"}, {Name: "mlx5_1", PCI: "0000:37:00.0", PCIeSwitch: "sw1"}},
+		GPUs: []model.GPU{{Name: "GPU0", Model: "NVIDIA H100 80GB HBM3", PCIeSwitch: "sw0"}, {Name: "GPU1", Model: "NVIDIA H100 80GB HBM3", PCIeSwitch: "sw0"},
+			{Name: "GPU2", Model: "NVIDIA H100 80GB HBM3", PCIeSwitch: "sw1"}}}
+	r := simtest.Run(t, Lspci(), n, "-vvv", "-D")
+	d, err := lspci.ParseVerbose([]byte(r.Stdout))
+	if err != nil || r.Status != 0 {
+		t.Fatalf("%v %d\n%s", err, r.Status, r.Stdout)
+	}
+	if x, ok := d.Find("0000:17:00.0"); !ok || x.Class != "Infiniband controller" {
+		t.Errorf("17:00.0 is %+v\n%s", x, r.Stdout)
+	}
+}
