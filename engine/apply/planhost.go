@@ -101,9 +101,9 @@ func (r *Runner) dependsOnDirty(s *program.Step) bool {
 func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, host string) (event.PlannedHost, cty.Value) {
 	unknown := cty.UnknownVal(s.ResultType)
 	se := r.stepEval(s)
-	hctx := se.host(host, cty.NilVal)
+	hc := se.on(host)
 	if s.When != nil {
-		v, diags := se.when(hctx)
+		v, diags := se.whenOn(hc)
 		switch {
 		case diags.HasErrors():
 			return planFailed(s, host, event.PlanError, "when: "+diagText(diags), diags), unknown
@@ -119,7 +119,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		if se.dependsOnDirty(r) {
 			return planned(s, host, event.PlanUnknown, "depends on a step planned to change"), unknown
 		}
-		_, known, diags := be.EvalBody(s.Body, hctx)
+		_, known, diags := be.EvalBody(s.Body, hc.context())
 		switch {
 		case diags.HasErrors():
 			return planFailed(s, host, event.PlanError, diagText(diags), diags), unknown
@@ -129,7 +129,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		// Its inputs are known: evaluate it as apply would.
 		return r.probeForReal(ctx, s, m, host, "holds")
 	}
-	sa := se.decodeArgs(hctx)
+	sa := se.decodeArgsOn(hc)
 	args, diags, valid := sa.val, sa.decode, sa.validate
 	if diags.HasErrors() {
 		return planFailed(s, host, event.PlanError, diagText(diags), diags), unknown

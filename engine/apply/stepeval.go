@@ -36,12 +36,13 @@ type stepEval struct {
 	whenVal   cty.Value
 	whenDiags hcl.Diagnostics
 
-	// whenRefs are the traversals when reads; whenMemo keeps its value
-	// per eval.InputKey of them, for a when that differs per host but
-	// reads what many hosts share (host.groups, host.vars.rack).
-	whenRefs []hcl.Traversal
-	memoMu   sync.Mutex
-	whenMemo map[string]memoValue
+	// whenMemo and argsMemo keep the value of a when and of the arguments
+	// that differ per host but read what many hosts share (host.groups,
+	// host.vars.rack, an earlier step's result): each is evaluated once
+	// per distinct input (eval.Memo; nil when the inputs name one host
+	// each).
+	whenMemo *eval.Memo[memoValue]
+	argsMemo *eval.Memo[stepArgs]
 
 	argsOnce sync.Once
 	args     stepArgs
@@ -63,13 +64,17 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	// the others leave unknown or partly known results.
 	se := &stepEval{s: s, scope: r.scope.Step(r.results, eval.RefsOf(program.References(s.Step, s.Module)), s.Each)}
 	if s.When != nil {
-		se.whenRefs = s.When.Variables()
-		se.whenPerHost = eval.RefsOf(se.whenRefs).VaryByHost()
+		refs := s.When.Variables()
+		if se.whenPerHost = eval.RefsOf(refs).VaryByHost(); se.whenPerHost {
+			se.whenMemo = eval.NewMemo[memoValue](se.scope, refs)
+		}
 	}
 	if se.spec = s.Module.Spec(); se.spec != nil {
-		se.argsPerHost = eval.RefsOf(hcldec.Variables(s.Body, se.spec)).VaryByHost()
+		refs := hcldec.Variables(s.Body, se.spec)
+		se.argsPerHost = eval.RefsOf(refs).VaryByHost()
 		if se.argsPerHost {
 			se.split = newSplitArgs(s.Body, se.spec)
+			se.argsMemo = eval.NewMemo[stepArgs](se.scope, refs)
 		}
 		if se.split != nil {
 			se.typed = newSplitTyped(s.Module, slices.Collect(maps.Keys(se.split.hostSpec)))
@@ -82,47 +87,57 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	return se
 }
 
-// maxMemo bounds a step's memo of when values.
-const maxMemo = 4096
-
 type memoValue struct {
 	v     cty.Value
 	diags hcl.Diagnostics
 }
 
-// host returns the context the step sees on host; self, when not
-// cty.NilVal, is the step's own result (until, changed_when, failed_when).
+// onHost is one host's view of a step. Its context is built when an
+// evaluation first needs it: what a memo already holds needs none.
+type onHost struct {
+	se   *stepEval
+	host string
+	ctx  *hcl.EvalContext
+}
+
+// on returns the view of the step on host.
+func (se *stepEval) on(host string) *onHost { return &onHost{se: se, host: host} }
+
+// context returns the context the step sees on the host (without self).
+func (h *onHost) context() *hcl.EvalContext {
+	if h.ctx == nil {
+		h.ctx = h.se.scope.Host(h.host, cty.NilVal)
+	}
+	return h.ctx
+}
+
+// host returns the context the step sees on host with self, the step's own
+// result (until, changed_when, failed_when).
 func (se *stepEval) host(host string, self cty.Value) *hcl.EvalContext {
 	return se.scope.Host(host, self)
 }
 
-// when evaluates the step's when condition (which must be set) in hctx, the
-// context of one of its hosts.
-func (se *stepEval) when(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+// when evaluates the step's when condition (which must be set) on h.
+func (se *stepEval) whenOn(h *onHost) (cty.Value, hcl.Diagnostics) {
 	if se.whenPerHost {
-		key, ok := eval.InputKey(se.whenRefs, hctx)
-		if !ok {
-			return se.s.When.Value(hctx)
-		}
-		se.memoMu.Lock()
-		m, hit := se.whenMemo[key]
-		se.memoMu.Unlock()
-		if hit {
-			return m.v, m.diags
-		}
-		v, diags := se.s.When.Value(hctx)
-		se.memoMu.Lock()
-		if se.whenMemo == nil {
-			se.whenMemo = map[string]memoValue{}
-		}
-		if len(se.whenMemo) < maxMemo {
-			se.whenMemo[key] = memoValue{v, diags}
-		}
-		se.memoMu.Unlock()
-		return v, diags
+		m := se.whenMemo.Do(h.host, func() (memoValue, bool) {
+			v, diags := se.s.When.Value(h.context())
+			return memoValue{v, diags}, len(diags) == 0
+		})
+		return m.v, m.diags
 	}
-	se.whenOnce.Do(func() { se.whenVal, se.whenDiags = se.s.When.Value(hctx) })
+	se.whenOnce.Do(func() { se.whenVal, se.whenDiags = se.s.When.Value(h.context()) })
 	return se.whenVal, se.whenDiags
+}
+
+// whenHolds evaluates when on h and checks that it is true or false
+// (checkCondition); h's context is built for the diagnostic only.
+func (se *stepEval) whenHolds(h *onHost) (bool, hcl.Diagnostics) {
+	v, diags := se.whenOn(h)
+	if !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool {
+		return v.True(), nil
+	}
+	return checkCondition(v, diags, se.s.When, h.context(), "when")
 }
 
 // stepArgs are a step's module arguments on one host: the decoded value,
@@ -144,11 +159,14 @@ type stepArgs struct {
 // the module and, when they are wholly known, decodes them into the
 // module's argument struct. Validation diagnostics carry the step's range
 // when they have none.
-func (se *stepEval) decodeArgs(hctx *hcl.EvalContext) stepArgs {
+func (se *stepEval) decodeArgsOn(h *onHost) stepArgs {
 	if se.argsPerHost {
-		return se.decode(hctx)
+		return se.argsMemo.Do(h.host, func() (stepArgs, bool) {
+			a := se.decode(h.context())
+			return a, len(a.decode) == 0 && len(a.validate) == 0
+		})
 	}
-	se.argsOnce.Do(func() { se.args = se.decode(hctx) })
+	se.argsOnce.Do(func() { se.args = se.decode(h.context()) })
 	return se.args
 }
 
@@ -187,4 +205,18 @@ func (se *stepEval) dependsOnDirty(r *Runner) bool {
 		se.dirty = r.dependsOnDirty(se.s)
 	}
 	return se.dirty
+}
+
+// when and decodeArgs in a context already built, for the apply path
+// until it moves to onHost (its own commit).
+func (se *stepEval) when(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	return se.whenOn(&onHost{se: se, host: hostOf(hctx), ctx: hctx})
+}
+
+func (se *stepEval) decodeArgs(hctx *hcl.EvalContext) stepArgs {
+	return se.decodeArgsOn(&onHost{se: se, host: hostOf(hctx), ctx: hctx})
+}
+
+func hostOf(hctx *hcl.EvalContext) string {
+	return hctx.Variables["host"].GetAttr("name").AsString()
 }

@@ -147,3 +147,54 @@ step "typed" "own" { command = "echo ${host.name}" }
 		t.Errorf("same: %d argument structs for three hosts, want one decoded for the step", len(same))
 	}
 }
+
+// An argument or a when that reads what several hosts share (here an
+// earlier step's output) is evaluated once per distinct input: the hosts
+// with the same input share one decoded argument struct, a host with
+// another input gets its own, and each runs its own command. A
+// diagnostic is never shared: on each host it names that host's context.
+func TestStepEvalMemoisesByInput(t *testing.T) {
+	hosts := []string{"n1", "n2", "n3", "n4"}
+	s := newRun(t, `
+step "cmd" "first" { command = "echo ${host.name == "n2" ? "b" : "a"}" }
+step "typed" "own" {
+  when    = step.first.lines[0] != "zzz"
+  command = "echo ${step.first.lines[0]}"
+}
+step "cmd" "bad" {
+  on_failure = "continue"
+  command    = "echo ${tonumber(step.first.lines[0])}"
+}
+`, hosts, ModeApply)
+	if _, err := s.r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var m *typedModule
+	for _, st := range s.r.prog.Steps {
+		if tm, ok := st.Module.(*typedModule); ok {
+			m = tm
+		}
+	}
+	a := m.seen["echo a@n1"]
+	if a == nil || m.seen["echo a@n3"] != a || m.seen["echo a@n4"] != a {
+		t.Errorf("hosts with the same input did not share their arguments: %v", m.seen)
+	}
+	if b := m.seen["echo b@n2"]; b == nil || b == a {
+		t.Errorf("n2 (another input) did not get its own arguments: %v", m.seen)
+	}
+	fin := s.ev.finished()
+	for _, h := range hosts {
+		hf := fin["cmd.bad@"+h]
+		if hf.Status != event.Failed || len(hf.Diagnostics) == 0 {
+			t.Fatalf("bad on %s: %s %v, want failed with a diagnostic", h, hf.Status, hf.Diagnostics)
+		}
+		for _, d := range hf.Diagnostics {
+			if d.EvalContext == nil {
+				t.Fatalf("bad on %s: a diagnostic without its context: %v", h, d)
+			}
+			if name := d.EvalContext.Variables["host"].GetAttr("name").AsString(); name != h {
+				t.Errorf("bad on %s: its diagnostic names host %s", h, name)
+			}
+		}
+	}
+}

@@ -10,9 +10,11 @@
 // it reads, and its unknown step.* results when there are no results yet);
 // StepScope.Host adds host.*, this host's step.* and self in a child
 // context. Refs says which
-// expressions can differ between hosts, and InputKey names the inputs of
-// one that does, so that the engine evaluates an expression once per
-// distinct input; both rely on every library function being pure.
+// expressions can differ between hosts; StepScope.Key names the inputs of
+// one that does on a host without building the host's context, and Memo
+// keeps its value per key, so that the engine evaluates an expression once
+// per distinct input rather than once per host. Both rely on every library
+// function being pure (functions_test.go lists them).
 // FastTemplate renders a string template's plain parts without cty's
 // 512-bit number formatting, with the same result. Results records a
 // skipped or planned result (or one made by a function) by kind and makes

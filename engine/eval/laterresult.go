@@ -30,6 +30,44 @@ func (l laterResult) value(host string) cty.Value {
 	return PlannedResult(l.ty, host, l.kind == laterPlannedChange)
 }
 
+// attr returns attribute name of the value, without making the value.
+// ok is false when the result has no such attribute or is made by its own
+// function.
+func (l laterResult) attr(name, host string) (cty.Value, bool) {
+	if l.kind == laterMade || !l.ty.IsObjectType() || !l.ty.HasAttribute(name) {
+		return cty.NilVal, false
+	}
+	if l.kind == laterSkipped {
+		return skippedAttr(l.ty, name, host), true
+	}
+	switch name {
+	case "changed":
+		return cty.BoolVal(l.kind == laterPlannedChange), true
+	case "skipped":
+		return cty.False, true
+	case "host":
+		return cty.StringVal(host), true
+	}
+	return cty.UnknownVal(l.ty.AttributeType(name)), true
+}
+
+// skippedAttr is attribute name of SkippedResult(ty, host).
+func skippedAttr(ty cty.Type, name, host string) cty.Value {
+	switch name {
+	case "changed", "failed":
+		return cty.False
+	case "skipped":
+		return cty.True
+	case "rc":
+		return cty.NullVal(cty.Number)
+	case "stdout", "stderr", "message":
+		return cty.StringVal("")
+	case "host":
+		return cty.StringVal(host)
+	}
+	return cty.NullVal(ty.AttributeType(name))
+}
+
 // PlannedResult is the result later steps see of a step a module planned
 // on host: whether it changes is known, skipped is false, the host is
 // known; what it outputs is not (apply has not run).

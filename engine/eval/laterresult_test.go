@@ -73,3 +73,25 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 		t.Errorf("shared planned result on n3 = %#v, want %#v", got, want)
 	}
 }
+
+// An attribute read from a result recorded by kind is the attribute of the
+// value the result stands for, for every attribute of the type.
+func TestLaterAttrMatchesValue(t *testing.T) {
+	ty := ResultType(cty.Object(map[string]cty.Type{"path": cty.String, "n": cty.List(cty.Number)}))
+	for _, k := range []laterKind{laterSkipped, laterPlanned, laterPlannedChange} {
+		l := laterResult{ty: ty, kind: k}
+		v := l.value("n0017")
+		for name := range ty.AttributeTypes() {
+			got, ok := l.attr(name, "n0017")
+			if !ok || !got.RawEquals(v.GetAttr(name)) {
+				t.Errorf("kind %d, %s: attr %#v (%v), value's %#v", k, name, got, ok, v.GetAttr(name))
+			}
+		}
+		if _, ok := l.attr("missing", "n0017"); ok {
+			t.Errorf("kind %d: an attribute the type lacks", k)
+		}
+	}
+	if _, ok := (laterResult{kind: laterMade, make: func() cty.Value { return cty.EmptyObjectVal }}).attr("rc", "h"); ok {
+		t.Error("a result made by its own function gave an attribute without being made")
+	}
+}

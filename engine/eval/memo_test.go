@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"math/big"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -14,8 +15,10 @@ func keyOf(t *testing.T, expr string, host cty.Value) (string, bool) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"host": host}}
-	return InputKey(e.Variables(), ctx)
+	s := NewScope(nil, nil, nil, "", nil)
+	s.hostVals["h"] = host
+	k, ok := s.Step(nil, Refs{}, cty.NilVal).Key(nil, "h", e.Variables())
+	return string(k), ok
 }
 
 func hostVal(groups cty.Value, rack cty.Value) cty.Value {
@@ -57,6 +60,11 @@ func TestInputKey(t *testing.T) {
 		"other number":     hostVal(list("g07"), cty.NumberIntVal(2)),
 		"null rack":        hostVal(list("g07"), cty.NullVal(cty.String)),
 		"bool rack":        hostVal(list("g07"), cty.True),
+		"unknown rack":     hostVal(list("g07"), cty.UnknownVal(cty.String)),
+		"unknown number":   hostVal(list("g07"), cty.UnknownVal(cty.Number)),
+		"null number":      hostVal(list("g07"), cty.NullVal(cty.Number)),
+		"low precision":    hostVal(list("g07"), cty.NumberVal(new(big.Float).SetPrec(24).SetInt64(1))),
+		"fraction":         hostVal(list("g07"), cty.NumberFloatVal(0.5)),
 		"separator inside": hostVal(list("g07"), cty.StringVal("r01;s3:x")),
 	} {
 		k, ok := keyOf(t, when, h)
@@ -70,8 +78,8 @@ func TestInputKey(t *testing.T) {
 		seen[k] = name
 	}
 	for name, h := range map[string]cty.Value{
-		"unknown": hostVal(list("g07"), cty.UnknownVal(cty.String)),
 		"marked":  hostVal(list("g07"), cty.StringVal("r01").Mark("sensitive")),
+		"refined": hostVal(list("g07"), cty.UnknownVal(cty.String).RefineNotNull()),
 	} {
 		if _, ok := keyOf(t, when, h); ok {
 			t.Errorf("%s: a key for a value it cannot spell", name)

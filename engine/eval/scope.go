@@ -56,6 +56,7 @@ type Scope struct {
 	groups    cty.Value
 	inventory cty.Value
 	hostVals  map[string]cty.Value
+	hostVars  map[string]map[string]cty.Value // {host = hostVals[name]}, by host name
 	// stepTypes holds each step's result type, by step name.
 	stepTypes map[string]cty.Type
 	scopeCache
@@ -64,7 +65,8 @@ type Scope struct {
 // NewScope builds a scope. groups maps group names to member host names in
 // inventory order; stepTypes maps step names to result types.
 func NewScope(vars map[string]cty.Value, hosts []HostInfo, groups map[string][]string, baseDir string, stepTypes map[string]cty.Type) *Scope {
-	s := &Scope{Vars: vars, Hosts: hosts, BaseDir: baseDir, funcs: Functions(), stepTypes: stepTypes, hostVals: map[string]cty.Value{}}
+	s := &Scope{Vars: vars, Hosts: hosts, BaseDir: baseDir, funcs: Functions(), stepTypes: stepTypes,
+		hostVals: make(map[string]cty.Value, len(hosts)), hostVars: make(map[string]map[string]cty.Value, len(hosts))}
 	g := map[string]cty.Value{}
 	for name, members := range groups {
 		g[name] = stringList(members)
@@ -74,6 +76,7 @@ func NewScope(vars map[string]cty.Value, hosts []HostInfo, groups map[string][]s
 	for i, h := range hosts {
 		names[i] = h.Name
 		s.hostVals[h.Name] = hostValue(h)
+		s.hostVars[h.Name] = map[string]cty.Value{"host": s.hostVals[h.Name]}
 	}
 	hostObjs := cty.EmptyObjectVal
 	if len(s.hostVals) > 0 {
@@ -153,11 +156,7 @@ func (s *Scope) Host(host string, results *Results, self cty.Value) *hcl.EvalCon
 // quadratic in hosts x steps.
 func (s *Scope) HostSteps(host string, results *Results, self cty.Value, steps []string) *hcl.EvalContext {
 	ctx := s.Base()
-	hv, ok := s.hostVals[host]
-	if !ok {
-		hv = hostValue(HostInfo{Name: host})
-	}
-	ctx.Variables["host"] = hv
+	ctx.Variables["host"] = s.hostVal(host)
 	stepVals := make(map[string]cty.Value, len(steps))
 	perHost := make(map[string]cty.Value, len(steps))
 	for _, name := range steps {
@@ -317,15 +316,14 @@ func (r *Results) values(step, host string, ty cty.Type) (cty.Value, cty.Value) 
 }
 
 // own returns host's result of step: its own, the shared one of a run_once
-// step, or a skipped result when the step did not run on host.
+// step, or a skipped result when the step did not run on host. Only the
+// result it returns is made, not the step's other hosts'.
 func (r *Results) own(step, host string, ty cty.Type) cty.Value {
 	r.mu.Lock()
-	r.settle(step)
-	m := r.byStep[step]
-	own, ok := m[host]
+	own, ok := r.settleHost(step, host)
 	if !ok {
 		if h, shared := r.shared[step]; shared {
-			own, ok = m[h]
+			own, ok = r.settleHost(step, h)
 		}
 	}
 	r.mu.Unlock()
@@ -333,6 +331,52 @@ func (r *Results) own(step, host string, ty cty.Type) cty.Value {
 		own = SkippedResult(ty, host)
 	}
 	return own
+}
+
+// settleHost returns host's own result of step, making it if it was
+// recorded by kind. The caller holds r.mu.
+func (r *Results) settleHost(step, host string) (cty.Value, bool) {
+	if v, ok := r.byStep[step][host]; ok {
+		return v, true
+	}
+	lr, ok := r.later[step][host]
+	if !ok {
+		return cty.NilVal, false
+	}
+	v := lr.value(host)
+	m := r.byStep[step]
+	if m == nil {
+		m = map[string]cty.Value{}
+		r.byStep[step] = m
+	}
+	m[host] = v
+	delete(r.later[step], host)
+	return v, true
+}
+
+// ownAt returns what traversal rest finds in host's result of step (as
+// own gives it), without making a result recorded by kind when rest starts
+// with one of its attributes. ok is false when rest does not resolve.
+func (r *Results) ownAt(step, host string, ty cty.Type, rest hcl.Traversal) (cty.Value, bool) {
+	r.mu.Lock()
+	lr, later := r.later[step][host]
+	r.mu.Unlock()
+	if later {
+		if name, ok := attrName(rest, 0); ok {
+			if v, ok := lr.attr(name, host); ok {
+				return traverseRel(v, rest[1:])
+			}
+		}
+	}
+	return traverseRel(r.own(step, host, ty), rest)
+}
+
+func traverseRel(v cty.Value, rest hcl.Traversal) (cty.Value, bool) {
+	if len(rest) == 0 {
+		return v, true
+	}
+	v, diags := rest.TraverseRel(v)
+	return v, !diags.HasErrors()
 }
 
 // perHost returns every host's result of step as a map by host name,

@@ -127,12 +127,14 @@ func (ss *StepScope) Context() *hcl.EvalContext { return ss.ctx }
 // step's own result, for until, changed_when and failed_when).
 func (ss *StepScope) Host(host string, self cty.Value) *hcl.EvalContext {
 	s := ss.scope
-	hv, ok := s.hostVals[host]
-	if !ok {
-		hv = hostValue(HostInfo{Name: host})
+	ctx := ss.ctx.NewChild()
+	if len(ss.step) == 0 && self == cty.NilVal {
+		// Only host.*: the same variables on every step, made once.
+		ctx.Variables = s.hostOnly(host)
+		return ctx
 	}
 	vars := make(map[string]cty.Value, 3)
-	vars["host"] = hv
+	vars["host"] = s.hostVal(host)
 	if len(ss.step) > 0 {
 		own := make(map[string]cty.Value, len(ss.step))
 		for _, name := range ss.step {
@@ -145,9 +147,27 @@ func (ss *StepScope) Host(host string, self cty.Value) *hcl.EvalContext {
 	if self != cty.NilVal {
 		vars["self"] = self
 	}
-	ctx := ss.ctx.NewChild()
 	ctx.Variables = vars
 	return ctx
+}
+
+// hostVal returns host's host.* object, made once per run (a host the
+// inventory does not list sees its name only).
+func (s *Scope) hostVal(host string) cty.Value {
+	if hv, ok := s.hostVals[host]; ok {
+		return hv
+	}
+	return hostValue(HostInfo{Name: host})
+}
+
+// hostOnly returns the variables {host = host.*} of host, made once per
+// run and shared by every context that adds nothing else: the caller
+// must not modify the map.
+func (s *Scope) hostOnly(host string) map[string]cty.Value {
+	if m, ok := s.hostVars[host]; ok {
+		return m
+	}
+	return map[string]cty.Value{"host": s.hostVal(host)}
 }
 
 // shared returns the base context (var, group, inventory, path, local and
