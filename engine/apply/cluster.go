@@ -26,10 +26,9 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 	se := r.stepEval(s)
 	for _, h := range batch {
 		obs.Observe(event.HostStarted{Step: s.ID(), Host: h})
-		hctx := se.host(h, cty.NilVal)
+		hc := se.on(h)
 		if s.When != nil {
-			v, wd := se.when(hctx)
-			ok, diags := checkCondition(v, wd, s.When, hctx, "when")
+			ok, diags := se.whenHolds(hc)
 			if diags.HasErrors() {
 				outcomes[h] = outcome{status: event.Failed, message: "when: " + diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
 				continue
@@ -40,7 +39,7 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 			}
 		}
 		if req.Args == cty.NilVal {
-			sa := se.decodeArgs(hctx)
+			sa := se.decodeArgs(hc)
 			diags := append(sa.decode[:len(sa.decode):len(sa.decode)], sa.validate...)
 			if diags.HasErrors() || !sa.known || sa.typedErr != nil {
 				msg := "arguments still unknown at apply time"

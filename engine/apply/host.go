@@ -65,10 +65,9 @@ func (r *Runner) hostFor(s *program.Step, m program.Meta, name string) module.Ho
 
 func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
 	se := r.stepEval(s)
-	hctx := se.host(host, cty.NilVal)
+	hc := se.on(host)
 	if s.When != nil {
-		v, wd := se.when(hctx)
-		ok, diags := checkCondition(v, wd, s.When, hctx, "when")
+		ok, diags := se.whenHolds(hc)
 		if diags.HasErrors() {
 			return outcome{status: event.Failed, message: "when: " + diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
 		}
@@ -87,7 +86,7 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 	}
 	var o outcome
 	for attempt := 1; ; attempt++ {
-		o = r.attempt(ctx, se, m, h, hctx)
+		o = r.attempt(ctx, se, m, h, hc)
 		if o.status == event.Unreachable || ctx.Err() != nil {
 			return o
 		}
@@ -137,7 +136,7 @@ func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta,
 }
 
 // attempt runs the module once, under the step's timeout.
-func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h module.Host, hctx *hcl.EvalContext) outcome {
+func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h module.Host, hc *onHost) outcome {
 	s := se.s
 	actx := ctx
 	timeout, from := r.timeoutFor(m)
@@ -147,7 +146,7 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 		defer cancel()
 	}
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
-		resp, known, diags := be.EvalBody(s.Body, hctx)
+		resp, known, diags := be.EvalBody(s.Body, hc.context())
 		if diags.HasErrors() {
 			return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
 		}
@@ -156,7 +155,7 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 		}
 		return statusOf(resp, m)
 	}
-	sa := se.decodeArgs(hctx)
+	sa := se.decodeArgs(hc)
 	args := sa.val
 	diags := append(sa.decode[:len(sa.decode):len(sa.decode)], sa.validate...)
 	if diags.HasErrors() {

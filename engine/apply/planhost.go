@@ -103,7 +103,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 	se := r.stepEval(s)
 	hc := se.on(host)
 	if s.When != nil {
-		v, diags := se.whenOn(hc)
+		v, diags := se.when(hc)
 		switch {
 		case diags.HasErrors():
 			return planFailed(s, host, event.PlanError, "when: "+diagText(diags), diags), unknown
@@ -129,7 +129,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 		// Its inputs are known: evaluate it as apply would.
 		return r.probeForReal(ctx, s, m, host, "holds")
 	}
-	sa := se.decodeArgsOn(hc)
+	sa := se.decodeArgs(hc)
 	args, diags, valid := sa.val, sa.decode, sa.validate
 	if diags.HasErrors() {
 		return planFailed(s, host, event.PlanError, diagText(diags), diags), unknown

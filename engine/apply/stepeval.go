@@ -118,7 +118,7 @@ func (se *stepEval) host(host string, self cty.Value) *hcl.EvalContext {
 }
 
 // when evaluates the step's when condition (which must be set) on h.
-func (se *stepEval) whenOn(h *onHost) (cty.Value, hcl.Diagnostics) {
+func (se *stepEval) when(h *onHost) (cty.Value, hcl.Diagnostics) {
 	if se.whenPerHost {
 		m := se.whenMemo.Do(h.host, func() (memoValue, bool) {
 			v, diags := se.s.When.Value(h.context())
@@ -133,7 +133,7 @@ func (se *stepEval) whenOn(h *onHost) (cty.Value, hcl.Diagnostics) {
 // whenHolds evaluates when on h and checks that it is true or false
 // (checkCondition); h's context is built for the diagnostic only.
 func (se *stepEval) whenHolds(h *onHost) (bool, hcl.Diagnostics) {
-	v, diags := se.whenOn(h)
+	v, diags := se.when(h)
 	if !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool {
 		return v.True(), nil
 	}
@@ -159,7 +159,7 @@ type stepArgs struct {
 // the module and, when they are wholly known, decodes them into the
 // module's argument struct. Validation diagnostics carry the step's range
 // when they have none.
-func (se *stepEval) decodeArgsOn(h *onHost) stepArgs {
+func (se *stepEval) decodeArgs(h *onHost) stepArgs {
 	if se.argsPerHost {
 		return se.argsMemo.Do(h.host, func() (stepArgs, bool) {
 			a := se.decode(h.context())
@@ -205,18 +205,4 @@ func (se *stepEval) dependsOnDirty(r *Runner) bool {
 		se.dirty = r.dependsOnDirty(se.s)
 	}
 	return se.dirty
-}
-
-// when and decodeArgs in a context already built, for the apply path
-// until it moves to onHost (its own commit).
-func (se *stepEval) when(hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	return se.whenOn(&onHost{se: se, host: hostOf(hctx), ctx: hctx})
-}
-
-func (se *stepEval) decodeArgs(hctx *hcl.EvalContext) stepArgs {
-	return se.decodeArgsOn(&onHost{se: se, host: hostOf(hctx), ctx: hctx})
-}
-
-func hostOf(hctx *hcl.EvalContext) string {
-	return hctx.Variables["host"].GetAttr("name").AsString()
 }
