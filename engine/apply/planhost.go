@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -28,6 +29,12 @@ func (r *Runner) planHost(ctx context.Context, s *program.Step, m program.Meta, 
 		r.results.SetPlanned(s.Name, host, s.ResultType, p.Action == event.PlanChange)
 	}
 	r.mu.Lock()
+	if len(r.planned) == cap(r.planned) {
+		// Doubled when full: a plan holds hosts x steps of them, and
+		// append's growth of a large slice (1.25x) would copy it over
+		// and over.
+		r.planned = slices.Grow(r.planned, max(len(r.planned), 64))
+	}
 	r.planned = append(r.planned, p)
 	if p.Action == event.PlanChange || p.Action == event.PlanUnknown {
 		r.dirty[s.Name] = true

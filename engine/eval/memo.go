@@ -29,9 +29,8 @@ func (ss *StepScope) Key(b []byte, host string, trs []hcl.Traversal) ([]byte, bo
 		var v cty.Value
 		switch tr.RootName() {
 		case "host":
-			var diags hcl.Diagnostics
-			v, diags = hcl.Traversal(tr[1:]).TraverseRel(ss.scope.hostVal(host))
-			if diags.HasErrors() {
+			var ok bool
+			if v, ok = traverseRel(ss.scope.hostVal(host), tr[1:]); !ok {
 				return b, false
 			}
 		case "step":

@@ -218,6 +218,9 @@ type Results struct {
 	shared map[string]string
 	// perHostCache memoises per_host maps per step (rebuilt after a Set).
 	perHostCache map[string]cty.Value
+	// hosts is the most hosts a step has had results for so far: a new
+	// step's maps are made that large at once rather than grown.
+	hosts int
 }
 
 // NewResults returns an empty store.
@@ -232,10 +235,11 @@ func (r *Results) Set(step, host string, v cty.Value) {
 	defer r.mu.Unlock()
 	m := r.byStep[step]
 	if m == nil {
-		m = map[string]cty.Value{}
+		m = make(map[string]cty.Value, r.hosts)
 		r.byStep[step] = m
 	}
 	m[host] = v
+	r.hosts = max(r.hosts, len(m))
 	delete(r.later[step], host)
 	delete(r.perHostCache, step)
 }
@@ -269,10 +273,11 @@ func (r *Results) setLater(step, host string, l laterResult) {
 	defer r.mu.Unlock()
 	m := r.later[step]
 	if m == nil {
-		m = map[string]laterResult{}
+		m = make(map[string]laterResult, r.hosts)
 		r.later[step] = m
 	}
 	m[host] = l
+	r.hosts = max(r.hosts, len(m))
 	delete(r.byStep[step], host)
 	delete(r.perHostCache, step)
 }
@@ -371,7 +376,18 @@ func (r *Results) ownAt(step, host string, ty cty.Type, rest hcl.Traversal) (cty
 	return traverseRel(r.own(step, host, ty), rest)
 }
 
+// traverseRel applies rest to v as hcl does; ok is false where hcl gives
+// an error. An attribute of a known object that has it is taken directly
+// (what hcl.GetAttr does then, without its checks' allocations).
 func traverseRel(v cty.Value, rest hcl.Traversal) (cty.Value, bool) {
+	for len(rest) > 0 {
+		a, ok := rest[0].(hcl.TraverseAttr)
+		ty := v.Type()
+		if !ok || v.IsMarked() || !v.IsKnown() || v.IsNull() || !ty.IsObjectType() || !ty.HasAttribute(a.Name) {
+			break
+		}
+		v, rest = v.GetAttr(a.Name), rest[1:]
+	}
 	if len(rest) == 0 {
 		return v, true
 	}
