@@ -41,7 +41,7 @@ type stepEval struct {
 	// host.vars.rack, an earlier step's result): each is evaluated once
 	// per distinct input (eval.Memo; nil when the inputs name one host
 	// each).
-	whenMemo *eval.Memo[memoValue]
+	whenMemo *eval.ExprMemo
 	argsMemo *eval.Memo[stepArgs]
 
 	argsOnce sync.Once
@@ -66,7 +66,7 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	if s.When != nil {
 		refs := s.When.Variables()
 		if se.whenPerHost = eval.RefsOf(refs).VaryByHost(); se.whenPerHost {
-			se.whenMemo = eval.NewMemo[memoValue](se.scope, refs)
+			se.whenMemo = eval.NewExprMemo(se.scope, s.When)
 		}
 	}
 	if se.spec = s.Module.Spec(); se.spec != nil {
@@ -85,11 +85,6 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	}
 	r.evals[s.Name] = se
 	return se
-}
-
-type memoValue struct {
-	v     cty.Value
-	diags hcl.Diagnostics
 }
 
 // onHost is one host's view of a step. Its context is built when an
@@ -120,11 +115,7 @@ func (se *stepEval) host(host string, self cty.Value) *hcl.EvalContext {
 // when evaluates the step's when condition (which must be set) on h.
 func (se *stepEval) when(h *onHost) (cty.Value, hcl.Diagnostics) {
 	if se.whenPerHost {
-		m := se.whenMemo.Do(h.host, func() (memoValue, bool) {
-			v, diags := se.s.When.Value(h.context())
-			return memoValue{v, diags}, len(diags) == 0
-		})
-		return m.v, m.diags
+		return se.whenMemo.Value(h.host, h.context)
 	}
 	se.whenOnce.Do(func() { se.whenVal, se.whenDiags = se.s.When.Value(h.context()) })
 	return se.whenVal, se.whenDiags

@@ -97,6 +97,7 @@ func checkMemoSeed(t *testing.T, seed uint64) int {
 		}
 		ss := s.Step(results, RefsOf(expr.Variables()), cty.NilVal)
 		memo := NewMemo[memoResult](ss, expr.Variables())
+		exprMemo := NewExprMemo(ss, expr)
 		order := append([]string(nil), names...)
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, h := range append(order, order...) {
@@ -111,7 +112,14 @@ func checkMemoSeed(t *testing.T, seed uint64) int {
 			if !evaluated {
 				hits++
 			}
+			ev, ed := exprMemo.Value(h, func() *hcl.EvalContext { return ss.Host(h, cty.NilVal) })
 			want, wantDiags := expr.Value(ss.Host(h, cty.NilVal))
+			if !ev.RawEquals(want) {
+				t.Fatalf("seed %d, %s on %s: expression memo %#v, plain %#v", seed, src, h, ev, want)
+			}
+			if g, w := diagSpell(ed), diagSpell(wantDiags); g != w {
+				t.Fatalf("seed %d, %s on %s: expression memo diagnostics\n%s\nplain\n%s", seed, src, h, g, w)
+			}
 			if !got.v.RawEquals(want) {
 				t.Fatalf("seed %d, %s on %s: memo %#v, plain %#v", seed, src, h, got.v, want)
 			}

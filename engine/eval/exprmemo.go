@@ -1,0 +1,114 @@
+package eval
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// ExprMemo evaluates one expression on the hosts of a step once per
+// distinct input. A binary operation (a && b, x != "r00") is taken apart:
+// each operand is evaluated by its own ExprMemo, so once per distinct
+// value of what that operand reads (host.vars.rack, host.groups), and the
+// operation once per distinct pair of operand values. hcl evaluates an
+// operation from its operands' values alone (both are always evaluated),
+// so the operation applied to the operands' values, as literals with the
+// same ranges, gives the value the whole expression gives. Whenever an
+// operand or the operation has diagnostics, the whole expression is
+// evaluated in the host's own context instead, so diagnostics are hcl's
+// own for that host. Any other expression is kept by a Memo of its
+// traversals. Safe for concurrent use.
+type ExprMemo struct {
+	expr hcl.Expression
+	memo *Memo[exprValue] // nil: its inputs name one host each
+
+	op       *hclsyntax.BinaryOpExpr // taken apart, or nil
+	lhs, rhs *ExprMemo
+	mu       sync.Mutex
+	byPair   map[string]cty.Value // the operation's value by its operands' keys
+}
+
+type exprValue struct {
+	v     cty.Value
+	diags hcl.Diagnostics
+}
+
+// NewExprMemo returns the memo of expr in step ss.
+func NewExprMemo(ss *StepScope, expr hcl.Expression) *ExprMemo {
+	if p, ok := expr.(*hclsyntax.ParenthesesExpr); ok {
+		return NewExprMemo(ss, p.Expression) // its value is the inner one's
+	}
+	e := &ExprMemo{expr: expr}
+	if op, ok := expr.(*hclsyntax.BinaryOpExpr); ok {
+		e.op = op
+		e.lhs, e.rhs = NewExprMemo(ss, op.LHS), NewExprMemo(ss, op.RHS)
+		return e
+	}
+	e.memo = NewMemo[exprValue](ss, expr.Variables())
+	return e
+}
+
+// Value returns the expression's value and diagnostics on host, with
+// hctx giving the host's context when an evaluation needs it.
+func (e *ExprMemo) Value(host string, hctx func() *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if e.op == nil {
+		r := e.memo.Do(host, func() (exprValue, bool) {
+			v, diags := e.expr.Value(hctx())
+			return exprValue{v, diags}, len(diags) == 0
+		})
+		return r.v, r.diags
+	}
+	if v, ok := e.combine(host, hctx); ok {
+		return v, nil
+	}
+	return e.expr.Value(hctx())
+}
+
+// combine evaluates the operation from its operands' values; ok is false
+// when an operand or the operation has diagnostics.
+func (e *ExprMemo) combine(host string, hctx func() *hcl.EvalContext) (cty.Value, bool) {
+	l, ld := e.lhs.Value(host, hctx)
+	if len(ld) > 0 {
+		return cty.NilVal, false
+	}
+	r, rd := e.rhs.Value(host, hctx)
+	if len(rd) > 0 {
+		return cty.NilVal, false
+	}
+	var buf [64]byte
+	key, keyed := appendKey(buf[:0], l)
+	if keyed {
+		key, keyed = appendKey(append(key, ';'), r)
+	}
+	if keyed {
+		e.mu.Lock()
+		v, hit := e.byPair[string(key)]
+		e.mu.Unlock()
+		if hit {
+			return v, true
+		}
+	}
+	op := &hclsyntax.BinaryOpExpr{
+		LHS:      &hclsyntax.LiteralValueExpr{Val: l, SrcRange: e.op.LHS.Range()},
+		Op:       e.op.Op,
+		RHS:      &hclsyntax.LiteralValueExpr{Val: r, SrcRange: e.op.RHS.Range()},
+		SrcRange: e.op.SrcRange,
+	}
+	v, diags := op.Value(nil)
+	if len(diags) > 0 {
+		return cty.NilVal, false
+	}
+	if keyed {
+		e.mu.Lock()
+		if e.byPair == nil {
+			e.byPair = map[string]cty.Value{}
+		}
+		if len(e.byPair) < MaxMemo {
+			e.byPair[string(key)] = v
+		}
+		e.mu.Unlock()
+	}
+	return v, true
+}
