@@ -21,6 +21,9 @@ import (
 func (r *Runner) planHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
 	p, res := r.probe(ctx, s, m, host)
 	switch {
+	case res != cty.NilVal && !res.IsKnown() && res.RawEquals(cty.UnknownVal(s.ResultType)):
+		// The result of most host-steps downstream of a change.
+		r.results.SetUnknown(s.Name, host, s.ResultType)
 	case res != cty.NilVal:
 		r.results.Set(s.Name, host, res)
 	case p.Action == event.PlanSkip:
@@ -30,10 +33,7 @@ func (r *Runner) planHost(ctx context.Context, s *program.Step, m program.Meta, 
 	}
 	r.mu.Lock()
 	if len(r.planned) == cap(r.planned) {
-		// Doubled when full: a plan holds hosts x steps of them, and
-		// append's growth of a large slice (1.25x) would copy it over
-		// and over.
-		r.planned = slices.Grow(r.planned, max(len(r.planned), 64))
+		r.planned = slices.Grow(r.planned, r.plannedRoom(s))
 	}
 	r.planned = append(r.planned, p)
 	if p.Action == event.PlanChange || p.Action == event.PlanUnknown {
@@ -65,6 +65,23 @@ func (r *Runner) planHost(ctx context.Context, s *program.Step, m program.Meta, 
 		r.drop(s, host, "would fail at "+s.ID())
 	}
 	return outcome{status: st}
+}
+
+// plannedRoom is how many more planned host-steps to make room for when
+// the list is full at step s: a plan holds steps x hosts of them, and
+// append's growth of a large slice (1.25x) would copy it over and over.
+// The room is what the steps planned so far project for the whole run,
+// with an eighth to spare, at least doubling the list and at most making
+// it eight times as large, and never more than every step on every host
+// of the inventory. The caller holds r.mu.
+func (r *Runner) plannedRoom(s *program.Step) int {
+	n := len(r.planned)
+	started, steps := r.order[s]+1, len(r.prog.Steps)
+	room := max(n, 64, min(n*steps/started+n/8-n, 7*n))
+	if limit := steps*len(r.scope.Hosts) - n; limit > 0 {
+		room = min(room, limit)
+	}
+	return max(room, 1)
 }
 
 func planned(s *program.Step, host string, a event.PlanAction, summary string) event.PlannedHost {

@@ -3,10 +3,10 @@ package eval
 import "github.com/zclconf/go-cty/cty"
 
 // laterResult is a step result recorded by what it is, not as a value
-// (Results.SetSkipped, Results.SetPlanned): the value depends only on the
-// result type, the host and the kind, so it is made when first read.
+// (Results.SetSkipped, SetPlanned, SetUnknown, SetFunc): the value depends
+// only on the step's result type (kept once per step), the host and the
+// kind, so it is made when first read.
 type laterResult struct {
-	ty   cty.Type
 	kind laterKind
 	make func() cty.Value // laterMade
 }
@@ -17,28 +17,34 @@ const (
 	laterSkipped laterKind = iota
 	laterPlanned
 	laterPlannedChange
-	laterMade // made by its own function (Results.SetFunc)
+	laterUnknown // cty.UnknownVal of the result type
+	laterMade    // made by its own function (Results.SetFunc)
 )
 
-func (l laterResult) value(host string) cty.Value {
+func (l laterResult) value(ty cty.Type, host string) cty.Value {
 	switch l.kind {
 	case laterSkipped:
-		return SkippedResult(l.ty, host)
+		return SkippedResult(ty, host)
+	case laterUnknown:
+		return cty.UnknownVal(ty)
 	case laterMade:
 		return l.make()
 	}
-	return PlannedResult(l.ty, host, l.kind == laterPlannedChange)
+	return PlannedResult(ty, host, l.kind == laterPlannedChange)
 }
 
 // attr returns attribute name of the value, without making the value.
 // ok is false when the result has no such attribute or is made by its own
 // function.
-func (l laterResult) attr(name, host string) (cty.Value, bool) {
-	if l.kind == laterMade || !l.ty.IsObjectType() || !l.ty.HasAttribute(name) {
+func (l laterResult) attr(ty cty.Type, name, host string) (cty.Value, bool) {
+	if l.kind == laterMade || !ty.IsObjectType() || !ty.HasAttribute(name) {
 		return cty.NilVal, false
 	}
-	if l.kind == laterSkipped {
-		return skippedAttr(l.ty, name, host), true
+	switch l.kind {
+	case laterSkipped:
+		return skippedAttr(ty, name, host), true
+	case laterUnknown:
+		return cty.UnknownVal(ty.AttributeType(name)), true
 	}
 	switch name {
 	case "changed":
@@ -48,7 +54,7 @@ func (l laterResult) attr(name, host string) (cty.Value, bool) {
 	case "host":
 		return cty.StringVal(host), true
 	}
-	return cty.UnknownVal(l.ty.AttributeType(name)), true
+	return cty.UnknownVal(ty.AttributeType(name)), true
 }
 
 // skippedAttr is attribute name of SkippedResult(ty, host).

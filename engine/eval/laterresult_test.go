@@ -28,13 +28,16 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 			v := PlannedResult(ty, host, true).Mark("x")
 			lazy.SetFunc("a", host, func() cty.Value { return v })
 			eager.Set("a", host, v)
-		default:
+		case 4:
 			v := cty.UnknownVal(ty)
 			lazy.Set("a", host, v)
 			eager.Set("a", host, v)
+		default:
+			lazy.SetUnknown("a", host, ty)
+			eager.Set("a", host, cty.UnknownVal(ty))
 		}
 	}
-	hosts := []string{"n1", "n2", "n3", "n4", "n5"}
+	hosts := []string{"n1", "n2", "n3", "n4", "n5", "n6"}
 	for i, h := range hosts {
 		record(h, i)
 	}
@@ -61,6 +64,7 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 	record("n5", 1)
 	record("n4", 3)
 	record("n2", 0)
+	record("n3", 5)
 	check("second records")
 	if got := lazy.own("a", "n2", ty).GetAttr("skipped"); !got.RawEquals(cty.True) {
 		t.Errorf("n2 skipped = %#v", got)
@@ -78,20 +82,20 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 // value the result stands for, for every attribute of the type.
 func TestLaterAttrMatchesValue(t *testing.T) {
 	ty := ResultType(cty.Object(map[string]cty.Type{"path": cty.String, "n": cty.List(cty.Number)}))
-	for _, k := range []laterKind{laterSkipped, laterPlanned, laterPlannedChange} {
-		l := laterResult{ty: ty, kind: k}
-		v := l.value("n0017")
+	for _, k := range []laterKind{laterSkipped, laterPlanned, laterPlannedChange, laterUnknown} {
+		l := laterResult{kind: k}
+		v := l.value(ty, "n0017")
 		for name := range ty.AttributeTypes() {
-			got, ok := l.attr(name, "n0017")
+			got, ok := l.attr(ty, name, "n0017")
 			if !ok || !got.RawEquals(v.GetAttr(name)) {
 				t.Errorf("kind %d, %s: attr %#v (%v), value's %#v", k, name, got, ok, v.GetAttr(name))
 			}
 		}
-		if _, ok := l.attr("missing", "n0017"); ok {
+		if _, ok := l.attr(ty, "missing", "n0017"); ok {
 			t.Errorf("kind %d: an attribute the type lacks", k)
 		}
 	}
-	if _, ok := (laterResult{kind: laterMade, make: func() cty.Value { return cty.EmptyObjectVal }}).attr("rc", "h"); ok {
+	if _, ok := (laterResult{kind: laterMade, make: func() cty.Value { return cty.EmptyObjectVal }}).attr(cty.NilType, "rc", "h"); ok {
 		t.Error("a result made by its own function gave an attribute without being made")
 	}
 }

@@ -15,8 +15,8 @@ import (
 // The memo against the plain evaluation: random expressions over random
 // hosts (host variables that are strings, numbers at several precisions,
 // nulls, plain and refined unknowns, sensitive values; an earlier step's
-// result planned, planned to change, skipped, recorded as a value or
-// missing), each evaluated on every host through a Memo and through hcl in
+// result planned, planned to change, skipped, unknown, recorded as a
+// value or missing), each evaluated on every host through a Memo and through hcl in
 // the host's own context. Value (with marks and refinements) and
 // diagnostics (summary, detail, ranges, and the host the diagnostic's
 // context names) must be the same on every host, whatever the order of
@@ -62,7 +62,7 @@ func checkMemoSeed(t *testing.T, seed uint64) int {
 	// Map order is random; make the hosts' order depend on the seed only.
 	sortStrings(names)
 	for _, h := range names {
-		switch rng.IntN(5) {
+		switch rng.IntN(6) {
 		case 0:
 			results.SetPlanned("prev", h, ty, false)
 		case 1:
@@ -78,8 +78,10 @@ func checkMemoSeed(t *testing.T, seed uint64) int {
 				m["stdout"] = m["stdout"].Mark("sensitive")
 			}
 			results.Set("prev", h, cty.ObjectVal(m))
+		case 4:
+			results.SetUnknown("prev", h, ty)
 		}
-		// case 4: no result (the step did not run there).
+		// case 5: no result (the step did not run there).
 	}
 	hits := 0
 	// A few fixed expressions besides the random ones, each aimed at one

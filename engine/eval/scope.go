@@ -213,6 +213,9 @@ type Results struct {
 	// read, and a result object costs more than the rest of a planned
 	// host-step.
 	later map[string]map[string]laterResult
+	// laterTypes holds the result type of each step with later results
+	// (the type every record of the step gives).
+	laterTypes map[string]cty.Type
 	// shared maps a run_once step to the one host that ran it; every host
 	// sees that result as its own.
 	shared map[string]string
@@ -225,7 +228,7 @@ type Results struct {
 
 // NewResults returns an empty store.
 func NewResults() *Results {
-	return &Results{byStep: map[string]map[string]cty.Value{}, later: map[string]map[string]laterResult{},
+	return &Results{byStep: map[string]map[string]cty.Value{}, later: map[string]map[string]laterResult{}, laterTypes: map[string]cty.Type{},
 		shared: map[string]string{}, perHostCache: map[string]cty.Value{}}
 }
 
@@ -247,7 +250,13 @@ func (r *Results) Set(step, host string, v cty.Value) {
 // SetSkipped records that step did not run on host: its result is
 // SkippedResult(ty, host), made when first read.
 func (r *Results) SetSkipped(step, host string, ty cty.Type) {
-	r.setLater(step, host, laterResult{ty: ty, kind: laterSkipped})
+	r.setLater(step, host, ty, laterResult{kind: laterSkipped})
+}
+
+// SetUnknown records that host's result of step is wholly unknown:
+// cty.UnknownVal(ty), made when first read.
+func (r *Results) SetUnknown(step, host string, ty cty.Type) {
+	r.setLater(step, host, ty, laterResult{kind: laterUnknown})
 }
 
 // SetPlanned records that a module planned step on host, to change it or
@@ -258,19 +267,22 @@ func (r *Results) SetPlanned(step, host string, ty cty.Type, changed bool) {
 	if changed {
 		k = laterPlannedChange
 	}
-	r.setLater(step, host, laterResult{ty: ty, kind: k})
+	r.setLater(step, host, ty, laterResult{kind: k})
 }
 
 // SetFunc records host's result of step as what make returns, called
 // once, when the result is first read (under the store's lock: make must
 // be quick, pure and not use the store).
 func (r *Results) SetFunc(step, host string, make func() cty.Value) {
-	r.setLater(step, host, laterResult{kind: laterMade, make: make})
+	r.setLater(step, host, cty.NilType, laterResult{kind: laterMade, make: make})
 }
 
-func (r *Results) setLater(step, host string, l laterResult) {
+func (r *Results) setLater(step, host string, ty cty.Type, l laterResult) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if ty != cty.NilType {
+		r.laterTypes[step] = ty
+	}
 	m := r.later[step]
 	if m == nil {
 		m = make(map[string]laterResult, r.hosts)
@@ -294,8 +306,9 @@ func (r *Results) settle(step string) {
 		m = make(map[string]cty.Value, len(l))
 		r.byStep[step] = m
 	}
+	ty := r.laterTypes[step]
 	for host, lr := range l {
-		m[host] = lr.value(host)
+		m[host] = lr.value(ty, host)
 	}
 	delete(r.later, step)
 }
@@ -348,7 +361,7 @@ func (r *Results) settleHost(step, host string) (cty.Value, bool) {
 	if !ok {
 		return cty.NilVal, false
 	}
-	v := lr.value(host)
+	v := lr.value(r.laterTypes[step], host)
 	m := r.byStep[step]
 	if m == nil {
 		m = map[string]cty.Value{}
@@ -365,10 +378,11 @@ func (r *Results) settleHost(step, host string) (cty.Value, bool) {
 func (r *Results) ownAt(step, host string, ty cty.Type, rest hcl.Traversal) (cty.Value, bool) {
 	r.mu.Lock()
 	lr, later := r.later[step][host]
+	lty := r.laterTypes[step]
 	r.mu.Unlock()
 	if later {
 		if name, ok := attrName(rest, 0); ok {
-			if v, ok := lr.attr(name, host); ok {
+			if v, ok := lr.attr(lty, name, host); ok {
 				return traverseRel(v, rest[1:])
 			}
 		}
