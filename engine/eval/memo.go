@@ -25,10 +25,25 @@ import (
 // refinements, or not made of strings, numbers, bools and collections of
 // them); evaluate then.
 func (ss *StepScope) Key(b []byte, host string, trs []hcl.Traversal) ([]byte, bool) {
-	for _, tr := range trs {
+	return ss.key(b, host, trs, nil)
+}
+
+// key is Key with parts[i], when there is one, the run's table of what
+// trs[i] (of host.*) spells on each host.
+func (ss *StepScope) key(b []byte, host string, trs []hcl.Traversal, parts []*hostParts) ([]byte, bool) {
+	for i, tr := range trs {
 		var v cty.Value
 		switch tr.RootName() {
 		case "host":
+			if parts != nil && parts[i] != nil {
+				part, ok := parts[i].get(ss.scope, host, tr)
+				if !ok {
+					return b, false
+				}
+				b = append(b, part...)
+				b = append(b, ';')
+				continue
+			}
 			var ok bool
 			if v, ok = traverseRel(ss.scope.hostVal(host), tr[1:]); !ok {
 				return b, false
@@ -206,8 +221,9 @@ func sortedAttrs(ty cty.Type) []string {
 // error is worth evaluating again. A Memo is safe for concurrent use; a
 // nil Memo keeps nothing.
 type Memo[V any] struct {
-	ss  *StepScope
-	trs []hcl.Traversal
+	ss    *StepScope
+	trs   []hcl.Traversal
+	parts []*hostParts // per trs[i] of host.*, or nil
 
 	off          atomic.Bool // too few hits to pay for the keys
 	mu           sync.Mutex
@@ -240,7 +256,16 @@ func NewMemo[V any](ss *StepScope, trs []hcl.Traversal) *Memo[V] {
 			}
 		}
 	}
-	return &Memo[V]{ss: ss, trs: trs}
+	m := &Memo[V]{ss: ss, trs: trs}
+	for i, tr := range trs {
+		if tr.RootName() == "host" {
+			if m.parts == nil {
+				m.parts = make([]*hostParts, len(trs))
+			}
+			m.parts[i] = ss.scope.hostPartsFor(tr)
+		}
+	}
+	return m
 }
 
 // Do returns what eval gives on host, or what it gave on a host with the
@@ -252,7 +277,7 @@ func (m *Memo[V]) Do(host string, eval func() (V, bool)) V {
 		return v
 	}
 	var buf [128]byte
-	key, ok := m.ss.Key(buf[:0], host, m.trs)
+	key, ok := m.ss.key(buf[:0], host, m.trs, m.parts)
 	if !ok {
 		v, _ := eval()
 		return v
@@ -283,4 +308,56 @@ func (m *Memo[V]) Do(host string, eval func() (V, bool)) V {
 	}
 	m.mu.Unlock()
 	return v
+}
+
+// hostParts is what one traversal of host.* spells in a key on each host,
+// made once per host and run: the host object does not change during a
+// run, and most steps read the same few host variables.
+type hostParts struct {
+	mu    sync.RWMutex
+	parts map[string]string // by host: "+" and the key, or "-" for no key
+}
+
+// hostPartsFor returns the run's table of traversal tr of host.*, or nil
+// when tr has a step the table cannot name (a splat, an index that is not
+// a plain value).
+func (s *Scope) hostPartsFor(tr hcl.Traversal) *hostParts {
+	name := []byte("host")
+	for _, st := range tr[1:] {
+		switch st := st.(type) {
+		case hcl.TraverseAttr:
+			name = append(append(name, '.'), st.Name...)
+		case hcl.TraverseIndex:
+			var ok bool
+			if name, ok = appendKey(append(name, '['), st.Key); !ok {
+				return nil
+			}
+			name = append(name, ']')
+		default:
+			return nil
+		}
+	}
+	t, _ := s.keyParts.LoadOrStore(string(name), &hostParts{parts: map[string]string{}})
+	return t.(*hostParts)
+}
+
+func (t *hostParts) get(s *Scope, host string, tr hcl.Traversal) (string, bool) {
+	t.mu.RLock()
+	p, ok := t.parts[host]
+	t.mu.RUnlock()
+	if !ok {
+		p = "-"
+		if v, found := traverseRel(s.hostVal(host), tr[1:]); found {
+			if k, spelled := appendKey([]byte{'+'}, v); spelled {
+				p = string(k)
+			}
+		}
+		t.mu.Lock()
+		t.parts[host] = p
+		t.mu.Unlock()
+	}
+	if p[0] != '+' {
+		return "", false
+	}
+	return p[1:], true
 }

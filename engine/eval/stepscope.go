@@ -182,4 +182,7 @@ func (s *Scope) shared() *hcl.EvalContext {
 type scopeCache struct {
 	sharedOnce sync.Once
 	sharedCtx  *hcl.EvalContext
+	// keyParts holds a *hostParts per traversal of host.*, by its
+	// spelling: what memo keys read of each host, made once per run.
+	keyParts sync.Map
 }
