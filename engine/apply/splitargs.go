@@ -31,6 +31,7 @@ type splitArgs struct {
 	constOnce  sync.Once
 	constVals  map[string]cty.Value
 	constDiags hcl.Diagnostics
+	constKnown bool // every value of constVals is wholly known
 }
 
 // newSplitArgs prepares body for decoding with spec on many hosts, or
@@ -79,14 +80,16 @@ func newSplitArgs(body hcl.Body, spec hcldec.Spec) *splitArgs {
 }
 
 // decode decodes the arguments on one host: shared is the step's context
-// (the hosts' common part), hctx the host's.
-func (sa *splitArgs) decode(shared, hctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+// (the hosts' common part), hctx the host's. known is the value's
+// IsWhollyKnown, asked of the shared part once.
+func (sa *splitArgs) decode(shared, hctx *hcl.EvalContext) (val cty.Value, diags hcl.Diagnostics, known bool) {
 	sa.constOnce.Do(func() {
+		sa.constKnown = true
 		if len(sa.constSpec) == 0 {
 			return
 		}
 		v, diags := hcldec.Decode(sa.constBody, sa.constSpec, shared)
-		sa.constVals, sa.constDiags = v.AsValueMap(), diags
+		sa.constVals, sa.constDiags, sa.constKnown = v.AsValueMap(), diags, v.IsWhollyKnown()
 	})
 	vals := make(map[string]cty.Value, sa.attrs)
 	for k, v := range sa.constVals {
@@ -95,17 +98,18 @@ func (sa *splitArgs) decode(shared, hctx *hcl.EvalContext) (cty.Value, hcl.Diagn
 	// Key by key, as hcldec's ObjectSpec does, without making an object of
 	// the per-host part only to take it apart again.
 	var hostDiags hcl.Diagnostics
+	known = sa.constKnown
 	for k, child := range sa.hostSpec {
 		v, diags := hcldec.Decode(sa.hostBody, child, hctx)
 		vals[k] = v
 		hostDiags = append(hostDiags, diags...)
+		known = known && v.IsWhollyKnown()
 	}
-	var diags hcl.Diagnostics
 	if n := len(sa.bodyDiags) + len(sa.constDiags) + len(hostDiags); n > 0 {
 		diags = make(hcl.Diagnostics, 0, n)
 		diags = append(append(append(diags, sa.bodyDiags...), sa.constDiags...), hostDiags...)
 	}
-	return cty.ObjectVal(vals), diags
+	return cty.ObjectVal(vals), diags, known
 }
 
 // contentBody is a body whose content has been taken already: hcldec

@@ -63,9 +63,12 @@ check = var.x`,
 count = "${host.vars.idx}${host.vars.idx}"`,
 		`command = "echo ${var.secret} ${host.vars.idx}"
 check = var.x`,
+		`command = "echo ${var.later}"
+check = "${host.name}"`,
 	}
 	shared := &hcl.EvalContext{Variables: map[string]cty.Value{
-		"var": cty.ObjectVal(map[string]cty.Value{"x": cty.StringVal("1"), "secret": cty.StringVal("s3cret").Mark("sensitive")}),
+		"var": cty.ObjectVal(map[string]cty.Value{"x": cty.StringVal("1"), "secret": cty.StringVal("s3cret").Mark("sensitive"),
+			"later": cty.UnknownVal(cty.String)}),
 	}}
 	hosts := []cty.Value{
 		cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n1"), "vars": cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(4), "mode": cty.StringVal("0600"),
@@ -90,9 +93,12 @@ check = var.x`,
 			hctx.Variables = map[string]cty.Value{"host": h,
 				"step": cty.ObjectVal(map[string]cty.Value{"a": cty.UnknownVal(cty.Object(map[string]cty.Type{"stdout": cty.String}))})}
 			want, wd := hcldec.Decode(f.Body, spec, hctx)
-			got, gd := sa.decode(shared, hctx)
+			got, gd, known := sa.decode(shared, hctx)
 			if !got.RawEquals(want) {
 				t.Errorf("body %d on %s: %#v, hcldec %#v", i, h.GetAttr("name").AsString(), got, want)
+			}
+			if known != want.IsWhollyKnown() {
+				t.Errorf("body %d on %s: known %v, IsWhollyKnown %v", i, h.GetAttr("name").AsString(), known, want.IsWhollyKnown())
 			}
 			if d := cmp.Diff(diagLines(wd), diagLines(gd)); d != "" {
 				t.Errorf("body %d on %s: diagnostics (-hcldec +split):\n%s", i, h.GetAttr("name").AsString(), d)

@@ -165,17 +165,19 @@ func (se *stepEval) decode(hctx *hcl.EvalContext) stepArgs {
 	s := se.s
 	var args cty.Value
 	var diags hcl.Diagnostics
+	var known bool
 	if se.split != nil {
-		args, diags = se.split.decode(se.scope.Context(), hctx)
+		args, diags, known = se.split.decode(se.scope.Context(), hctx)
 	} else {
 		args, diags = program.DecodeArgsSpec(s, se.spec, hctx)
+		known = args.IsWhollyKnown()
 	}
 	a := stepArgs{val: args, decode: diags}
 	if diags.HasErrors() {
 		return a
 	}
 	a.validate = program.AttachRange(s.Module.Validate(args), s.DeclRange)
-	a.known = args.IsWhollyKnown()
+	a.known = known
 	if !a.validate.HasErrors() && a.known {
 		if se.typed != nil {
 			a.typed, a.typedErr = se.typed.decode(args)
