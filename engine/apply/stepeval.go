@@ -39,8 +39,8 @@ type stepEval struct {
 	// whenMemo and argsMemo keep the value of a when and of the arguments
 	// that differ per host but read what many hosts share (host.groups,
 	// host.vars.rack, an earlier step's result): each is evaluated once
-	// per distinct input (eval.Memo; nil when the inputs name one host
-	// each).
+	// per distinct input (eval.ExprMemo, by operand; eval.Memo, nil when
+	// the inputs name one host each).
 	whenMemo *eval.ExprMemo
 	argsMemo *eval.Memo[stepArgs]
 

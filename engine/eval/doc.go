@@ -13,7 +13,8 @@
 // expressions can differ between hosts; StepScope.Key names the inputs of
 // one that does on a host without building the host's context, and Memo
 // keeps its value per key, so that the engine evaluates an expression once
-// per distinct input rather than once per host. Both rely on every library
+// per distinct input rather than once per host; ExprMemo does the same for
+// each operand of an operation. Both rely on every library
 // function being pure (functions_test.go lists them).
 // FastTemplate renders a string template's plain parts without cty's
 // 512-bit number formatting, with the same result. Results records a
