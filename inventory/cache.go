@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -86,9 +88,14 @@ type cacheFile struct {
 	sum  [sha256.Size]byte
 }
 
-// cacheEntryPath names the entry of an inventory path: one entry per path,
-// so the cache holds the last version of each inventory only.
+// cacheEntryPath names the entry of an inventory path (made absolute, so
+// that one relative name in two directories does not share an entry): one
+// entry per file, so the cache holds the last version of each inventory
+// only. The entry records the path as given, which its ranges hold.
 func cacheEntryPath(dir, path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
 	sum := sha256.Sum256([]byte(path))
 	return filepath.Join(dir, hex.EncodeToString(sum[:16])+".inv")
 }
@@ -180,6 +187,7 @@ func writeCacheEntry(dir, entry string, files []cacheFile, inv *Inventory) error
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	pruneCache(dir, time.Now())
 	tmp, err := os.CreateTemp(dir, ".tmp-*.inv")
 	if err != nil {
 		return err
@@ -195,4 +203,34 @@ func writeCacheEntry(dir, entry string, files []cacheFile, inv *Inventory) error
 		os.Remove(tmp.Name())
 	}
 	return err
+}
+
+// Entries not rewritten for cacheMaxAge (an inventory deleted, renamed or
+// unchanged for that long: it is then parsed once more) and temporary
+// files older than tmpMaxAge (a writer that died before its rename) are
+// removed when an entry is written.
+const (
+	cacheMaxAge = 30 * 24 * time.Hour
+	tmpMaxAge   = time.Hour
+)
+
+func pruneCache(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		maxAge := cacheMaxAge
+		switch {
+		case strings.HasPrefix(name, ".tmp-") && strings.HasSuffix(name, ".inv"):
+			maxAge = tmpMaxAge
+		case strings.HasSuffix(name, ".inv") && !strings.HasPrefix(name, "."):
+		default:
+			continue // not the cache's
+		}
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) > maxAge {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestCacheMatchesFreshLoad loads every differential inventory and HCL
@@ -242,4 +243,45 @@ func FuzzCacheEntry(f *testing.F) {
 			t.Fatalf("decoded inventory not encodable: %v", w.err)
 		}
 	})
+}
+
+// TestCachePrune: writing an entry removes entries and temporary files
+// left long enough, and nothing else.
+func TestCachePrune(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	old := time.Now().Add(-cacheMaxAge - time.Hour)
+	files := map[string]time.Time{
+		"aaaa.inv":         old,                            // an entry not rewritten for too long
+		"bbbb.inv":         time.Now(),                     // a recent entry
+		".tmp-1.inv":       time.Now().Add(-2 * tmpMaxAge), // a dead writer's
+		".tmp-2.inv":       time.Now(),                     // a writer at work
+		"notes.txt":        old,                            // not the cache's
+		"dir.inv/keep.inv": old,
+	}
+	for name, mtime := range files {
+		p := filepath.Join(cache, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "inv.hcl")
+	if err := os.WriteFile(path, []byte(diffInventories["gpfs.hcl"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, o := loadWith(path, LoadOptions{CacheDir: cache}); o != cacheStored {
+		t.Fatalf("outcome %d", o)
+	}
+	for name := range files {
+		_, err := os.Stat(filepath.Join(cache, name))
+		gone := os.IsNotExist(err)
+		if want := name == "aaaa.inv" || name == ".tmp-1.inv"; gone != want {
+			t.Errorf("%s: removed %t, want %t", name, gone, want)
+		}
+	}
 }
