@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -318,5 +319,37 @@ func TestSameValueTellsApart(t *testing.T) {
 		if !sameValue(p[0], p[0]) {
 			t.Errorf("%#v not the same as itself", p[0])
 		}
+	}
+}
+
+// TestBuildMemoAsBefore loads every inventory of the Ansible corpus and
+// the INI and YAML fixtures with the per-group-set resolution of build and
+// without it (evaluateAll): the same inventory and diagnostics. (The
+// Ansible readers share build with HCL; groups, group_vars/ and
+// ansible_group_priority all go through it.)
+func TestBuildMemoAsBefore(t *testing.T) {
+	manifest, err := os.ReadFile(filepath.Join("testdata", "ansible-corpus", "MANIFEST"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, line := range strings.Split(string(manifest), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(f[0], "#") {
+			paths = append(paths, filepath.Join("testdata", "ansible-corpus", f[0]))
+		}
+	}
+	for _, kind := range []string{"ini", "yaml"} {
+		m, _ := filepath.Glob(filepath.Join("testdata", kind, "*", "*"))
+		paths = append(paths, m...)
+	}
+	if len(paths) < 50 {
+		t.Fatalf("only %d inventories", len(paths))
+	}
+	for _, path := range paths {
+		t.Run(path, func(t *testing.T) {
+			want, wantDiags := loadEvaluated(path)
+			got, gotDiags := Load(path)
+			requireSameLoad(t, want, wantDiags, got, gotDiags)
+		})
 	}
 }
