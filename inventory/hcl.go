@@ -170,7 +170,11 @@ func (p *hclParser) hostBlock(blk *hcl.Block) {
 		h.rng = blk.DefRange
 		h.address = addrs[i]
 		h.conn = conn
-		setVars(&h.vars, vars)
+		if len(names) == 1 && h.vars == nil && len(vars) > 0 {
+			h.vars = vars // this block's own map, for its only host
+		} else {
+			setVars(&h.vars, vars) // a range: each host its own copy
+		}
 		for j, g := range groups {
 			p.b.member(h, g, groupRanges[j])
 		}
