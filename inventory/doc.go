@@ -10,6 +10,12 @@
 // imports nothing from engine or internal. Every problem in a source file is
 // an hcl.Diagnostic whose Subject points into that file.
 //
+// LoadWith can keep parsed HCL inventories in a cache directory (cache.go,
+// cachecodec.go): an entry is served only when every source file's SHA-256,
+// the prova build and the entry's checksum match, and an inventory with any
+// diagnostic is never stored. The package does not choose the directory
+// (the CLI does) and never deletes entries of other paths.
+//
 // # HCL format
 //
 //	defaults {                      # optional, at most one

@@ -13,6 +13,38 @@ var connAttrNames = []string{
 	"strict_host_key_checking", "connect_timeout", "become", "become_user",
 }
 
+// content is body.Content(schema) for the bodies of defaults, host and
+// group blocks. A body of known attributes only, the common case, is read
+// straight from the syntax tree: Content would give the same attributes
+// and no diagnostics, after copying the body to hide them. Anything else
+// (an unknown argument, a nested block, a body from elsewhere) goes
+// through Content for its diagnostics.
+func content(body hcl.Body, schema *hcl.BodySchema, known map[string]bool) (*hcl.BodyContent, hcl.Diagnostics) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok || evaluateAll || len(sb.Blocks) > 0 {
+		return body.Content(schema)
+	}
+	for name := range sb.Attributes {
+		if !known[name] {
+			return body.Content(schema)
+		}
+	}
+	attrs := make(hcl.Attributes, len(sb.Attributes))
+	for name, a := range sb.Attributes {
+		attrs[name] = a.AsHCLAttribute()
+	}
+	return &hcl.BodyContent{Attributes: attrs, MissingItemRange: sb.MissingItemRange()}, nil
+}
+
+// namesOf is the set of attribute names of a schema.
+func namesOf(s *hcl.BodySchema) map[string]bool {
+	m := make(map[string]bool, len(s.Attributes))
+	for _, a := range s.Attributes {
+		m[a.Name] = true
+	}
+	return m
+}
+
 func schemaWith(extra ...string) *hcl.BodySchema {
 	s := &hcl.BodySchema{}
 	for _, n := range append(append([]string(nil), connAttrNames...), extra...) {
@@ -31,6 +63,10 @@ var (
 	defaultsSchema = schemaWith("vars")
 	hostSchema     = schemaWith("address", "groups", "vars")
 	groupSchema    = schemaWith("vars", "children", "hosts")
+
+	defaultsNames = namesOf(defaultsSchema)
+	hostNames     = namesOf(hostSchema)
+	groupNames    = namesOf(groupSchema)
 )
 
 // hclParser fills a builder from an HCL inventory.
@@ -80,7 +116,7 @@ func (p *hclParser) defaultsBlock(blk *hcl.Block) {
 		return
 	}
 	p.defaults = blk
-	content, diags := blk.Body.Content(defaultsSchema)
+	content, diags := content(blk.Body, defaultsSchema, defaultsNames)
 	p.b.diags = append(p.b.diags, diags...)
 	p.b.defaults = p.conn(content.Attributes)
 	if a, ok := content.Attributes["vars"]; ok {
@@ -93,7 +129,7 @@ func (p *hclParser) defaultsBlock(blk *hcl.Block) {
 func (p *hclParser) hostBlock(blk *hcl.Block) {
 	label, labelRange := blk.Labels[0], blk.LabelRanges[0]
 	names, ok := p.names(label, labelRange, checkHostName)
-	content, diags := blk.Body.Content(hostSchema)
+	content, diags := content(blk.Body, hostSchema, hostNames)
 	p.b.diags = append(p.b.diags, diags...)
 	if !ok {
 		return
@@ -134,7 +170,11 @@ func (p *hclParser) hostBlock(blk *hcl.Block) {
 		h.rng = blk.DefRange
 		h.address = addrs[i]
 		h.conn = conn
-		setVars(&h.vars, vars)
+		if len(names) == 1 && h.vars == nil && len(vars) > 0 {
+			h.vars = vars // this block's own map, for its only host
+		} else {
+			setVars(&h.vars, vars) // a range: each host its own copy
+		}
 		for j, g := range groups {
 			p.b.member(h, g, groupRanges[j])
 		}
@@ -166,7 +206,7 @@ func (p *hclParser) addresses(addr string, rng hcl.Range, label string, names []
 
 func (p *hclParser) groupBlock(blk *hcl.Block) {
 	name, labelRange := blk.Labels[0], blk.LabelRanges[0]
-	content, diags := blk.Body.Content(groupSchema)
+	content, diags := content(blk.Body, groupSchema, groupNames)
 	p.b.diags = append(p.b.diags, diags...)
 	if err := checkGroupName(name); err != nil {
 		p.b.errorf(labelRange, "Invalid group name", "%s.", err)

@@ -59,6 +59,92 @@ func literalStringList(e hcl.Expression) ([]string, []hcl.Range, bool) {
 	return out, ranges, true
 }
 
+// evaluateAll turns the literal fast paths off, so that every attribute is
+// evaluated through hcl as before they existed: the differential tests load
+// each inventory both ways. It is never set outside tests.
+var evaluateAll bool
+
+// literalObject is the attributes of an object constructor whose keys are
+// names or literal strings and whose values are literals (see
+// literalValue), as evaluating the object and iterating it gives them:
+// a later duplicate key wins, as in ObjectConsExpr.Value. ok is false for
+// anything else.
+func literalObject(e *hclsyntax.ObjectConsExpr) (map[string]cty.Value, bool) {
+	out := make(map[string]cty.Value, len(e.Items))
+	for _, item := range e.Items {
+		k, ok := literalKey(item.KeyExpr)
+		if !ok {
+			return nil, false
+		}
+		v, ok := literalValue(item.ValueExpr)
+		if !ok {
+			return nil, false
+		}
+		out[k] = v
+	}
+	return out, true
+}
+
+// literalKey is an object key that is a bare name or a literal string, as
+// ObjectConsKeyExpr.Value makes it (a name goes through cty.StringVal,
+// which normalises it).
+func literalKey(e hclsyntax.Expression) (string, bool) {
+	k, ok := e.(*hclsyntax.ObjectConsKeyExpr)
+	if !ok {
+		return "", false
+	}
+	if !k.ForceNonLiteral {
+		if trav, isTrav := k.Wrapped.(*hclsyntax.ScopeTraversalExpr); isTrav && len(trav.Traversal) > 1 {
+			return "", false // an error when evaluated: let hcl say it
+		}
+		if ln := hcl.ExprAsKeyword(k.Wrapped); ln != "" {
+			for i := 0; i < len(ln); i++ {
+				if ln[i] >= 0x80 {
+					return cty.StringVal(ln).AsString(), true
+				}
+			}
+			return ln, true
+		}
+	}
+	return literalString(k.Wrapped)
+}
+
+// literalValue is the value of a literal (a number, bool or null), a
+// quoted string without interpolations, or a tuple or object of them, as
+// evaluating it gives it. ok is false for anything else.
+func literalValue(e hclsyntax.Expression) (cty.Value, bool) {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		if e.Val.IsMarked() || !e.Val.IsKnown() {
+			return cty.NilVal, false
+		}
+		return e.Val, true
+	case *hclsyntax.TemplateExpr:
+		if _, ok := literalString(e); !ok {
+			return cty.NilVal, false
+		}
+		// the parser's value; evaluating the template gives an equal one
+		return e.Parts[0].(*hclsyntax.LiteralValueExpr).Val, true
+	case *hclsyntax.TupleConsExpr:
+		vals := make([]cty.Value, len(e.Exprs))
+		for i, el := range e.Exprs {
+			v, ok := literalValue(el)
+			if !ok {
+				return cty.NilVal, false
+			}
+			vals[i] = v
+		}
+		return cty.TupleVal(vals), true
+	case *hclsyntax.ObjectConsExpr:
+		attrs, ok := literalObject(e)
+		if !ok {
+			return cty.NilVal, false
+		}
+		return cty.ObjectVal(attrs), true
+	}
+	return cty.NilVal, false
+}
+
 func typeError(attr *hcl.Attribute, want string) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -69,7 +155,7 @@ func typeError(attr *hcl.Attribute, want string) hcl.Diagnostics {
 }
 
 func attrString(attr *hcl.Attribute) (string, bool, hcl.Diagnostics) {
-	if s, ok := literalString(attr.Expr); ok {
+	if s, ok := literalString(attr.Expr); ok && !evaluateAll {
 		return s, true, nil
 	}
 	v, ok, diags := evalAttr(attr)
@@ -163,7 +249,7 @@ func durationOf(v cty.Value) (time.Duration, error) {
 // range of each element (the whole expression when elements are not
 // literal).
 func attrStringList(attr *hcl.Attribute, allowSingle bool) ([]string, []hcl.Range, bool, hcl.Diagnostics) {
-	if out, ranges, ok := literalStringList(attr.Expr); ok {
+	if out, ranges, ok := literalStringList(attr.Expr); ok && !evaluateAll {
 		return out, ranges, true, nil
 	}
 	return attrStringListEvaluated(attr, allowSingle)
@@ -212,6 +298,18 @@ func attrStringListEvaluated(attr *hcl.Attribute, allowSingle bool) ([]string, [
 
 // attrVars accepts an object or map and returns its attributes.
 func attrVars(attr *hcl.Attribute) (map[string]cty.Value, hcl.Diagnostics) {
+	if !evaluateAll {
+		if obj, ok := attr.Expr.(*hclsyntax.ObjectConsExpr); ok {
+			if out, ok := literalObject(obj); ok {
+				return out, nil
+			}
+		}
+	}
+	return attrVarsEvaluated(attr)
+}
+
+// attrVarsEvaluated is attrVars by evaluating the expression.
+func attrVarsEvaluated(attr *hcl.Attribute) (map[string]cty.Value, hcl.Diagnostics) {
 	v, ok, diags := evalAttr(attr)
 	if !ok {
 		return nil, diags

@@ -75,41 +75,29 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 	sort.Strings(top)
 	inv.Groups["all"].Children = top
 
+	// Hosts with the same direct groups share everything up to their own
+	// settings: the group closure, the precedence order and the merged
+	// connection and variables of defaults and groups, computed once per
+	// distinct list of direct groups.
+	bases := map[string]*hostBase{}
+	var key strings.Builder
 	for _, hd := range b.hosts {
-		groups := closure(hd.groups, parents)
-		if len(groups) == 0 {
-			groups = []string{"ungrouped"}
+		key.Reset()
+		for _, g := range hd.groups {
+			key.WriteString(g)
+			key.WriteByte(0)
 		}
-		order := append([]string(nil), groups...)
-		sort.Slice(order, func(i, j int) bool {
-			di, dj := depthOf(order[i]), depthOf(order[j])
-			if di != dj {
-				return di < dj
-			}
-			if pi, pj := prio[order[i]], prio[order[j]]; pi != pj {
-				return pi < pj
-			}
-			return order[i] < order[j]
-		})
-		conn := b.defaults
-		vars := copyVars(b.defaultVars)
-		all := b.groups["all"]
-		conn.over(all.conn)
-		setVars(&vars, all.vars)
-		for _, gname := range order {
-			g := b.groups[gname]
-			conn.over(g.conn)
-			setVars(&vars, g.vars)
+		base, ok := bases[key.String()]
+		if !ok || evaluateAll {
+			base = b.hostBase(hd.groups, parents, depthOf, prio)
+			bases[key.String()] = base
 		}
-		// as Ansible: every group's group_vars/ after every group's
-		// inventory variables, "all" first, then in the same order
-		conn.over(all.fileConn)
-		setVars(&vars, all.fileVars)
-		for _, gname := range order {
-			g := b.groups[gname]
-			conn.over(g.fileConn)
-			setVars(&vars, g.fileVars)
+		groups := append([]string(nil), base.groups...)
+		conn := base.conn
+		if conn.c.IdentityFiles != nil {
+			conn.c.IdentityFiles = append([]string(nil), conn.c.IdentityFiles...) // each host its own, as before
 		}
+		vars := copyVars(base.vars)
 		conn.over(hd.conn)
 		setVars(&vars, hd.vars)
 		if vars == nil {
@@ -146,6 +134,57 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 	}
 	inv.hostIndex = buildIndex(inv.Hosts)
 	return inv, b.diags
+}
+
+// hostBase is what a host's resolution takes from the defaults and its
+// groups, before the host's own connection settings and variables.
+type hostBase struct {
+	groups []string // every group of the host, sorted ("ungrouped" when none)
+	conn   connDef
+	vars   map[string]cty.Value
+}
+
+// hostBase resolves the groups, connection and variables a host with
+// direct groups direct gets from the defaults and its groups: groups in
+// precedence order (shallower first, then ansible_group_priority, then by
+// name), every group's inventory settings before every group's
+// group_vars/ files, as Ansible applies them.
+func (b *builder) hostBase(direct []string, parents map[string][]string, depthOf func(string) int, prio map[string]int) *hostBase {
+	groups := closure(direct, parents)
+	if len(groups) == 0 {
+		groups = []string{"ungrouped"}
+	}
+	order := append([]string(nil), groups...)
+	sort.Slice(order, func(i, j int) bool {
+		di, dj := depthOf(order[i]), depthOf(order[j])
+		if di != dj {
+			return di < dj
+		}
+		if pi, pj := prio[order[i]], prio[order[j]]; pi != pj {
+			return pi < pj
+		}
+		return order[i] < order[j]
+	})
+	conn := b.defaults
+	vars := copyVars(b.defaultVars)
+	all := b.groups["all"]
+	conn.over(all.conn)
+	setVars(&vars, all.vars)
+	for _, gname := range order {
+		g := b.groups[gname]
+		conn.over(g.conn)
+		setVars(&vars, g.vars)
+	}
+	// as Ansible: every group's group_vars/ after every group's
+	// inventory variables, "all" first, then in the same order
+	conn.over(all.fileConn)
+	setVars(&vars, all.fileVars)
+	for _, gname := range order {
+		g := b.groups[gname]
+		conn.over(g.fileConn)
+		setVars(&vars, g.fileVars)
+	}
+	return &hostBase{groups: groups, conn: conn, vars: vars}
 }
 
 // closure returns the sorted set of direct groups and all their ancestors,

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -170,7 +171,7 @@ func (a *app) loadInventory(spec, limit string, g *gpfsOpts) (*inventory.Invento
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("no inventory file named %q exists; a single host is written with a trailing comma: -i %s,", spec, spec)
 	default:
-		inv, diags = inventory.Load(spec)
+		inv, diags, _ = inventory.LoadWith(spec, inventory.LoadOptions{CacheDir: a.inventoryCacheDir()})
 	}
 	if diags.HasErrors() {
 		srcs := map[string][]byte{}
@@ -182,6 +183,29 @@ func (a *app) loadInventory(spec, limit string, g *gpfsOpts) (*inventory.Invento
 	}
 	inv, err = a.withGPFS(inv, g)
 	return a.limitInventory(inv, err, limit)
+}
+
+// inventoryCacheDir is where parsed HCL inventories are cached:
+// PROVA_INVENTORY_CACHE when set ("off" for none), else
+// $XDG_CACHE_HOME/prova/inventory or ~/.cache/prova/inventory; "" (no
+// cache) with --no-inventory-cache or when there is no home.
+func (a *app) inventoryCacheDir() string {
+	if a.noInvCache {
+		return ""
+	}
+	switch v := envValue(a.env, "PROVA_INVENTORY_CACHE"); {
+	case v == "off":
+		return ""
+	case v != "":
+		return v
+	}
+	if x := envValue(a.env, "XDG_CACHE_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "prova", "inventory")
+	}
+	if h := envValue(a.env, "HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".cache", "prova", "inventory")
+	}
+	return ""
 }
 
 // limitInventory applies --limit to an inventory just loaded.

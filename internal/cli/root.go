@@ -39,6 +39,7 @@ type app struct {
 	stdout, stderr io.Writer
 	env            []string
 	color          string // auto, always, never
+	noInvCache     bool   // --no-inventory-cache
 }
 
 // Main runs prova with args (without the program name) and returns the exit
@@ -92,6 +93,7 @@ EXIT STATUS
 	}
 	root.SetVersionTemplate("prova {{.Version}}\n")
 	root.PersistentFlags().StringVar(&a.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
+	root.PersistentFlags().BoolVar(&a.noInvCache, "no-inventory-cache", false, "parse an HCL inventory afresh, neither reading nor writing the parsed-inventory cache (also PROVA_INVENTORY_CACHE=off)")
 	for _, c := range a.commands() {
 		root.AddCommand(c)
 	}
