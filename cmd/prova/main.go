@@ -3,9 +3,25 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/provadev/prova/internal/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	stop, err := startProfiles(os.Getenv)
+	if err != nil {
+		_ = stop()
+		fmt.Fprintln(os.Stderr, "Error:", err)
+		os.Exit(cli.ExitError)
+	}
+	rc := cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if err := stop(); err != nil {
+		fmt.Fprintln(os.Stderr, "Error:", err)
+		if rc == cli.ExitOK {
+			rc = cli.ExitError
+		}
+	}
+	os.Exit(rc)
+}
