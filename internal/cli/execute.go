@@ -12,6 +12,7 @@ import (
 
 	"github.com/provadev/prova/engine/apply"
 	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/internal/evidence/record"
 	"github.com/provadev/prova/internal/ui"
 )
@@ -109,6 +110,13 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 			return err
 		}
 	}
+	// The connections open while the run starts, the lock's host first.
+	var lockHost module.Host
+	if ol, ok := lock.(*optionalLock); ok {
+		lockHost = ol.lock.Host
+	}
+	stopWarm := warm(ctx, lockHost, x.l.inv.Names(), x.f.forks, tr.Host)
+	defer stopWarm()
 	runner := apply.New(x.l.prog, x.l.scope, x.l.inv, apply.Options{
 		AllowDestructive: allow,
 		Lock:             lock,
