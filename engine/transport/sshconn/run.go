@@ -89,19 +89,17 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 }
 
 // copyOut copies a command's stdout to w (discarding it when w is nil)
-// until the channel ends, through a pooled buffer. When w fails it is
+// until the channel ends, through pooled buffers (copyPooled). When w fails it is
 // not written to again, but the stream is still drained so that the
 // command is not blocked; the write error is returned.
 func copyOut(w io.Writer, r io.Reader) error {
 	if w == nil {
 		w = io.Discard
 	}
-	bp := copyBufs.Get().(*[]byte)
-	defer copyBufs.Put(bp)
-	_, err := io.CopyBuffer(markWrites{w}, r, *bp)
+	_, err := copyPooled(markWrites{w}, r)
 	var we *writeError
 	if errors.As(err, &we) {
-		io.CopyBuffer(io.Discard, r, *bp)
+		copyPooled(io.Discard, r)
 		return we.err
 	}
 	return nil // a read error: the channel ended; Wait says how
