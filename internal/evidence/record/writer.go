@@ -28,6 +28,7 @@ type Writer struct {
 	*builder
 	blobs     map[string]bool // SHA-256 hex of the blobs written
 	rawBytes  int64           // blob bytes written so far (compressed)
+	line      []byte          // writeHostLine's buffer, reused
 	runRawCap int64           // a test's MaxRunRawBytes; 0 for the constant
 }
 
@@ -128,7 +129,7 @@ func (w *Writer) Observe(e event.Event) {
 	if hf, ok := e.(event.HostFinished); ok {
 		hr := w.hostResult(hf)
 		w.setHost(hf.Step, hf.Host, hr)
-		if err := w.writeLine(hostLine{Type: hf.Kind(), Time: w.now().UTC().Format(time.RFC3339Nano),
+		if err := w.writeHostLine(&hostLine{Type: hf.Kind(), Time: w.now().UTC().Format(time.RFC3339Nano),
 			Step: w.red.String(hf.Step), Host: w.red.String(hf.Host), HostResult: hr}); err != nil {
 			w.fail(err)
 		}

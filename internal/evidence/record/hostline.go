@@ -1,0 +1,128 @@
+package record
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/provadev/prova/internal/evidence/wire"
+)
+
+// appendHostLine encodes a finished host-step's line of events.jsonl
+// straight into bytes, exactly as encoding/json encodes hostLine (same
+// keys in the same order, omitempty as tagged, the same escapes and
+// numbers, map keys sorted), without reflection: it was most of the
+// record's cost per host-step in the fan-out profile. ok is false for
+// lines it does not handle (checks, diagnostics, a result value of a
+// shape other than those JSON decodes into, a number JSON cannot hold);
+// the caller then uses encoding/json.
+func appendHostLine(b []byte, l *hostLine) ([]byte, bool) {
+	if len(l.Checks) > 0 || len(l.Diagnostics) > 0 {
+		return b, false
+	}
+	str := func(k, v string) {
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = wire.AppendString(b, v)
+	}
+	b = append(b, `{"type":`...)
+	b = wire.AppendString(b, l.Type)
+	str("time", l.Time)
+	str("step", l.Step)
+	str("host", l.Host)
+	str("status", string(l.Status))
+	if l.Message != "" {
+		str("message", l.Message)
+	}
+	b = append(b, `,"duration_s":`...)
+	var ok bool
+	if b, ok = wire.AppendFloat(b, l.DurationS); !ok {
+		return b, false
+	}
+	if l.Severity != "" {
+		str("severity", l.Severity)
+	}
+	if len(l.Result) > 0 {
+		b = append(b, `,"result":`...)
+		if b, ok = appendPlainJSON(b, l.Result); !ok {
+			return b, false
+		}
+	}
+	if len(l.Raw) > 0 {
+		b = append(b, `,"raw":{`...)
+		for i, k := range sortedKeys(l.Raw) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = wire.AppendString(b, k)
+			b = append(b, ':')
+			b = wire.AppendString(b, l.Raw[k])
+		}
+		b = append(b, '}')
+	}
+	if len(l.Truncated) > 0 {
+		b = append(b, `,"truncated":[`...)
+		for i, s := range l.Truncated {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = wire.AppendString(b, s)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}', '\n'), true
+}
+
+// appendPlainJSON appends v, of the shapes encoding/json decodes into
+// (nil, bool, float64, string, []any, map[string]any), as encoding/json
+// encodes it; false for any other shape or a number JSON cannot hold.
+func appendPlainJSON(b []byte, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case bool:
+		return strconv.AppendBool(b, x), true
+	case string:
+		return wire.AppendString(b, x), true
+	case float64:
+		return wire.AppendFloat(b, x)
+	case []any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendPlainJSON(b, e); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = wire.AppendString(b, k)
+			b = append(b, ':')
+			var ok bool
+			if b, ok = appendPlainJSON(b, x[k]); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	return b, false
+}
