@@ -160,11 +160,15 @@ func (unlocked) Release() error  { return nil }
 
 // applyLock builds the lock of an apply run.
 func (a *app) applyLock(x *execution, tr *transport, runID string, obs event.Observer) (apply.Lock, error) {
-	g := x.f.gpfsOpts(context.Background(), io.Discard)
-	g.reuse = 10 * time.Minute // the nodes this run just found
-	full, err := a.loadInventory(x.f.inventory, "", g)
-	if err != nil {
-		return nil, err
+	full := x.l.inv
+	if x.f.limit != "" || x.f.onlyNew {
+		// The lock is found in the whole inventory (see lockTarget).
+		g := x.f.gpfsOpts(context.Background(), io.Discard)
+		g.reuse = 10 * time.Minute // the nodes this run just found
+		var err error
+		if full, err = a.loadInventory(x.f.inventory, "", g); err != nil {
+			return nil, err
+		}
 	}
 	host, path, err := a.lockTarget(full, x.l, x.f.lock)
 	if err != nil {
