@@ -2,12 +2,12 @@ package elbencho
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
 	"github.com/provadev/prova/parse/bench"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -16,11 +16,11 @@ const toolConsole = "elbencho"
 var (
 	// A phase starts with its name and the elapsed row, e.g.
 	// "WRITE       Elapsed time     :     11.559s     11.559s".
-	phaseRowRe = regexp.MustCompile(`^([A-Z][A-Z0-9_]*)\s+(Elapsed (?:time|ms))\s*:\s*(.*)$`)
-	contRowRe  = regexp.MustCompile(`^\s+(\S[^:]*?)\s*:\s*(.*)$`)
+	phaseRowRe = lazyre.New(`^([A-Z][A-Z0-9_]*)\s+(Elapsed (?:time|ms))\s*:\s*(.*)$`)
+	contRowRe  = lazyre.New(`^\s+(\S[^:]*?)\s*:\s*(.*)$`)
 	// iterationRe is the line elbencho prints before each iteration of
 	// --iterations N (N > 1).
-	iterationRe = regexp.MustCompile(`^\[Starting iteration (\d+) of (\d+)\.\.\.\]$`)
+	iterationRe = lazyre.New(`^\[Starting iteration (\d+) of (\d+)\.\.\.\]$`)
 )
 
 // ParseConsole reads elbencho's console output: the result table of every

@@ -3,10 +3,10 @@ package elbencho
 import (
 	"encoding/csv"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -36,7 +36,7 @@ type LiveRow struct {
 
 const liveHeaderPrefix = "ISO Date,Label,Phase,"
 
-var liveRowRe = regexp.MustCompile(`^\d{4}-\d\d-\d\dT[^,]*,`)
+var liveRowRe = lazyre.New(`^\d{4}-\d\d-\d\dT[^,]*,`)
 
 type liveHeader struct{ cols []string }
 

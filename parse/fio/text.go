@@ -2,27 +2,27 @@ package fio
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 )
 
 var (
-	versionRe   = regexp.MustCompile(`^fio-(\S+)$`)
-	jobDeclRe   = regexp.MustCompile(`^(\S.*): \(g=\d+\): rw=`)
-	jobHeadRe   = regexp.MustCompile(`^(\S.*): \(groupid=(\d+), jobs=\d+\): err=\s*(\d+)(?: \(([^)]*)\))?: pid=`)
-	dirRe       = regexp.MustCompile(`^\s+(read|write|trim): IOPS=([^,]+), BW=(\S+) \([^)]*\)\((\S+)/(\d+)msec\)`)
-	latRe       = regexp.MustCompile(`^\s+(slat|clat|lat) \((nsec|usec|msec|sec)\): min=\s*([^,]+), max=\s*([^,]+), avg=\s*([^,]+), stdev=\s*(\S+)$`)
-	latPrefixRe = regexp.MustCompile(`^\s+(slat|clat|lat) \(\w+\): min=`)
-	pctHeadRe   = regexp.MustCompile(`^\s+clat percentiles \((nsec|usec|msec|sec)\):$`)
-	pctRowRe    = regexp.MustCompile(`^\s+\|`)
-	pctItemRe   = regexp.MustCompile(`(\d+\.\d+)th=\[\s*(\d+)\]`)
-	cpuRe       = regexp.MustCompile(`^\s+cpu\s+: usr=([\d.]+)%, sys=([\d.]+)%`)
-	failedPidRe = regexp.MustCompile(`^fio: pid=\d+, err=(\d+)/(.*)$`)
-	groupRe     = regexp.MustCompile(`^Run status group (\d+) \(all jobs\):$`)
-	pidRe       = regexp.MustCompile(`: pid=(\d+)`)
+	versionRe   = lazyre.New(`^fio-(\S+)$`)
+	jobDeclRe   = lazyre.New(`^(\S.*): \(g=\d+\): rw=`)
+	jobHeadRe   = lazyre.New(`^(\S.*): \(groupid=(\d+), jobs=\d+\): err=\s*(\d+)(?: \(([^)]*)\))?: pid=`)
+	dirRe       = lazyre.New(`^\s+(read|write|trim): IOPS=([^,]+), BW=(\S+) \([^)]*\)\((\S+)/(\d+)msec\)`)
+	latRe       = lazyre.New(`^\s+(slat|clat|lat) \((nsec|usec|msec|sec)\): min=\s*([^,]+), max=\s*([^,]+), avg=\s*([^,]+), stdev=\s*(\S+)$`)
+	latPrefixRe = lazyre.New(`^\s+(slat|clat|lat) \(\w+\): min=`)
+	pctHeadRe   = lazyre.New(`^\s+clat percentiles \((nsec|usec|msec|sec)\):$`)
+	pctRowRe    = lazyre.New(`^\s+\|`)
+	pctItemRe   = lazyre.New(`(\d+\.\d+)th=\[\s*(\d+)\]`)
+	cpuRe       = lazyre.New(`^\s+cpu\s+: usr=([\d.]+)%, sys=([\d.]+)%`)
+	failedPidRe = lazyre.New(`^fio: pid=\d+, err=(\d+)/(.*)$`)
+	groupRe     = lazyre.New(`^Run status group (\d+) \(all jobs\):$`)
+	pidRe       = lazyre.New(`: pid=(\d+)`)
 )
 
 // parseText reads fio's normal output (fio 3.x).

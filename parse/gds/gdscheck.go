@@ -1,10 +1,10 @@
 package gds
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -74,16 +74,16 @@ type GPU struct {
 }
 
 var (
-	sectionRe    = regexp.MustCompile(`^[A-Z][A-Z ]+:$`)
-	nvfsRe       = regexp.MustCompile(`nvidia_fs version:\s*([0-9][0-9.]*)`)
-	nvfsMinRe    = regexp.MustCompile(`nvidia_fs minimum version:\s*([0-9][0-9.]*)`)
-	cufileRe     = regexp.MustCompile(`libcufile version:\s*([0-9][0-9.]*)`)
-	gpuRe        = regexp.MustCompile(`^GPU index (\d+)\s+(\S.*)$`)
-	barRe        = regexp.MustCompile(`\bbar:(\d+)`)
-	barSizeRe    = regexp.MustCompile(`bar size \(MiB\):\s*(\d+)`)
-	iommuStateRe = regexp.MustCompile(`IOMMU State:\s*(\S+)`)
-	upDownRe     = regexp.MustCompile(`Up:\s*(\d+)\s+Down:\s*(\d+)`)
-	failWordRe   = regexp.MustCompile(`(?i)\b(error|failed|failure|cannot|unable)\b`)
+	sectionRe    = lazyre.New(`^[A-Z][A-Z ]+:$`)
+	nvfsRe       = lazyre.New(`nvidia_fs version:\s*([0-9][0-9.]*)`)
+	nvfsMinRe    = lazyre.New(`nvidia_fs minimum version:\s*([0-9][0-9.]*)`)
+	cufileRe     = lazyre.New(`libcufile version:\s*([0-9][0-9.]*)`)
+	gpuRe        = lazyre.New(`^GPU index (\d+)\s+(\S.*)$`)
+	barRe        = lazyre.New(`\bbar:(\d+)`)
+	barSizeRe    = lazyre.New(`bar size \(MiB\):\s*(\d+)`)
+	iommuStateRe = lazyre.New(`IOMMU State:\s*(\S+)`)
+	upDownRe     = lazyre.New(`Up:\s*(\d+)\s+Down:\s*(\d+)`)
+	failWordRe   = lazyre.New(`(?i)\b(error|failed|failure|cannot|unable)\b`)
 )
 
 // ParseGdscheck reads gdscheck -p or gdscheck.py -v output.

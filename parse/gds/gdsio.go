@@ -1,11 +1,11 @@
 package gds
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -40,9 +40,9 @@ type GdsioResult struct {
 
 // verifyDumpRe is the parameter dump gdsio_verify prints before its
 // verdict (sample gds/gdsio-read-gpud-cpuonly-cpu_gpu-and-gdsio_verify.txt).
-var verifyDumpRe = regexp.MustCompile(`^(gpu index :\d+,.*|fsync :\d+,?|Batch mode: \d+)$`)
+var verifyDumpRe = lazyre.New(`^(gpu index :\d+,.*|fsync :\d+,?|Batch mode: \d+)$`)
 
-var gdsioRe = regexp.MustCompile(`^IoType: (\S+) XferType: (\S+) Threads: (\d+) DataSetSize: (\d+)/(\d+)\(KiB\) IOSize: (\d+)\(KiB\) Throughput: ([0-9.]+) GiB/sec, Avg_Latency: ([0-9.]+) usecs ops: (\d+) total_time ([0-9.]+) secs`)
+var gdsioRe = lazyre.New(`^IoType: (\S+) XferType: (\S+) Threads: (\d+) DataSetSize: (\d+)/(\d+)\(KiB\) IOSize: (\d+)\(KiB\) Throughput: ([0-9.]+) GiB/sec, Avg_Latency: ([0-9.]+) usecs ops: (\d+) total_time ([0-9.]+) secs`)
 
 // ParseGdsio reads gdsio result lines and gdsio_verify output. Nothing
 // printed is an error (gdsio prints a result line or an error, and has no

@@ -1,13 +1,13 @@
 package gds
 
 import (
-	"regexp"
+	"github.com/provadev/prova/parse/internal/lazyre"
 )
 
 // notFoundRe matches the shell's complaints about a missing command:
 // "sh: 1: gdscheck: not found", "bash: gdscheck: command not found",
 // "sh: /usr/local/cuda/gds/tools/gdscheck: No such file or directory".
-var notFoundRe = regexp.MustCompile(`(?m)(: not found|: command not found|: No such file or directory)\s*$`)
+var notFoundRe = lazyre.New(`(?m)(: not found|: command not found|: No such file or directory)\s*$`)
 
 // NotInstalled reports whether a run failed because the binary does not
 // exist: exit status 127 (the shell's "command not found"), or exit status

@@ -1,11 +1,11 @@
 package gds
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -54,12 +54,12 @@ func (s *NvfsStats) ReadMiB() (mib, reads int64, ok bool) {
 }
 
 var (
-	statsVerRe = regexp.MustCompile(`^NVFS statistics\s*\(ver:\s*([0-9.]+)\)$`)
-	driverRe   = regexp.MustCompile(`^NVFS Driver\s*\(version:\s*([0-9.]+)\)$`)
-	shadowRe   = regexp.MustCompile(`^Active Shadow-Buffer \((?:MiB|MB)\):\s*(\d+)$`)
-	ioStatsRe  = regexp.MustCompile(`^IO stats:\s*(Enabled|Disabled),\s*peer IO stats:\s*(Enabled|Disabled)$`)
-	gpuLineRe  = regexp.MustCompile(`^GPU\s+(\S+)\s+uuid:(\S+)\s*:\s*(.*)$`)
-	kvRe       = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_\-()/%]*)=(\d+)$`)
+	statsVerRe = lazyre.New(`^NVFS statistics\s*\(ver:\s*([0-9.]+)\)$`)
+	driverRe   = lazyre.New(`^NVFS Driver\s*\(version:\s*([0-9.]+)\)$`)
+	shadowRe   = lazyre.New(`^Active Shadow-Buffer \((?:MiB|MB)\):\s*(\d+)$`)
+	ioStatsRe  = lazyre.New(`^IO stats:\s*(Enabled|Disabled),\s*peer IO stats:\s*(Enabled|Disabled)$`)
+	gpuLineRe  = lazyre.New(`^GPU\s+(\S+)\s+uuid:(\S+)\s*:\s*(.*)$`)
+	kvRe       = lazyre.New(`^([A-Za-z_][A-Za-z0-9_\-()/%]*)=(\d+)$`)
 )
 
 // ParseNvfsStats reads cat /proc/driver/nvidia-fs/stats.

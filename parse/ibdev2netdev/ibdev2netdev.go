@@ -1,11 +1,11 @@
 package ibdev2netdev
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -52,8 +52,8 @@ func (r *Result) Netdev(device string, port int) (Mapping, bool) {
 const tool = "ibdev2netdev"
 
 var (
-	plainLine   = regexp.MustCompile(`^(\S+)\s+port\s+(\d+)\s+==>\s+(\S+)(?:\s+\(([^)]*)\))?$`)
-	verboseLine = regexp.MustCompile(`^(\S+)\s+(\S+)\s+\((\S+)\s+-\s+([^)]*)\)(.*)\bfw\s+(\S+)\s+port\s+(\d+)\s+\(([^)]*)\)\s+==>\s+(\S+)(?:\s+\(([^)]*)\))?$`)
+	plainLine   = lazyre.New(`^(\S+)\s+port\s+(\d+)\s+==>\s+(\S+)(?:\s+\(([^)]*)\))?$`)
+	verboseLine = lazyre.New(`^(\S+)\s+(\S+)\s+\((\S+)\s+-\s+([^)]*)\)(.*)\bfw\s+(\S+)\s+port\s+(\d+)\s+\(([^)]*)\)\s+==>\s+(\S+)(?:\s+\(([^)]*)\))?$`)
 )
 
 // Parse reads `ibdev2netdev` or `ibdev2netdev -v` output.

@@ -1,11 +1,11 @@
 package ibstat
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -84,9 +84,9 @@ func (r *Result) Port(ca string, number int) (Port, bool) {
 const tool = "ibstat"
 
 var (
-	caHeader   = regexp.MustCompile(`^(CA|Switch|Router|iWARP RNIC|\?\?\?):? '([^']*)'$`)
-	portHeader = regexp.MustCompile(`^Port (\S+):$`)
-	rateValue  = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)(?:\s*\(([^)]*)\))?$`)
+	caHeader   = lazyre.New(`^(CA|Switch|Router|iWARP RNIC|\?\?\?):? '([^']*)'$`)
+	portHeader = lazyre.New(`^Port (\S+):$`)
+	rateValue  = lazyre.New(`^([0-9]+(?:\.[0-9]+)?)(?:\s*\(([^)]*)\))?$`)
 )
 
 // isDiag reports whether line is a diagnostic printed by the infiniband-diags

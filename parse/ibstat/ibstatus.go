@@ -1,11 +1,11 @@
 package ibstat
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -51,9 +51,9 @@ func (p StatusPort) LinkUp() bool { return p.PhysStateCode == 5 }
 const statusTool = "ibstatus"
 
 var (
-	statusHeader = regexp.MustCompile(`^Infiniband device '([^']*)' port (\d+) status:$`)
-	codedValue   = regexp.MustCompile(`^(\d+):\s*(\S.*)$`)
-	statusRate   = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?) Gb/sec(?:\s*\((\S+)(?:\s+(.*))?\))?$`)
+	statusHeader = lazyre.New(`^Infiniband device '([^']*)' port (\d+) status:$`)
+	codedValue   = lazyre.New(`^(\d+):\s*(\S.*)$`)
+	statusRate   = lazyre.New(`^([0-9]+(?:\.[0-9]+)?) Gb/sec(?:\s*\((\S+)(?:\s+(.*))?\))?$`)
 )
 
 // ParseStatus reads `ibstatus [dev[:port]]` output.

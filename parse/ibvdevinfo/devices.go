@@ -1,10 +1,10 @@
 package ibvdevinfo
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -24,9 +24,9 @@ type ListedDevice struct {
 const devicesTool = "ibv_devices"
 
 var (
-	devicesHeader = regexp.MustCompile(`^device\s+node GUID$`)
-	dashes        = regexp.MustCompile(`^-+\s+-+$`)
-	hexGUID       = regexp.MustCompile(`^[0-9a-fA-F]{16}$`)
+	devicesHeader = lazyre.New(`^device\s+node GUID$`)
+	dashes        = lazyre.New(`^-+\s+-+$`)
+	hexGUID       = lazyre.New(`^[0-9a-fA-F]{16}$`)
 )
 
 // ParseDevices reads ibv_devices output.

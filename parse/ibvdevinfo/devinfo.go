@@ -1,11 +1,11 @@
 package ibvdevinfo
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -69,7 +69,7 @@ func (p Port) Active() bool { return p.StateCode == 4 }
 
 const devinfoTool = "ibv_devinfo"
 
-var gidLine = regexp.MustCompile(`^GID\[\s*(\d+)\]:\s*([^,\s]+)(?:,\s*(.+))?$`)
+var gidLine = lazyre.New(`^GID\[\s*(\d+)\]:\s*([^,\s]+)(?:,\s*(.+))?$`)
 
 // Parse reads ibv_devinfo output.
 func Parse(data []byte) (*Result, error) {

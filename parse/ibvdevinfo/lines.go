@@ -1,9 +1,10 @@
 package ibvdevinfo
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/provadev/prova/parse/internal/lazyre"
 )
 
 // noDeviceText reports whether line is one of libibverbs' "no device"
@@ -14,7 +15,7 @@ func noDeviceText(line string) bool {
 		(strings.HasPrefix(line, "IB device") && strings.Contains(line, "wasn't found"))
 }
 
-var codedValue = regexp.MustCompile(`^(.*\S)\s+\((\d+)\)$`)
+var codedValue = lazyre.New(`^(.*\S)\s+\((\d+)\)$`)
 
 // coded splits "PORT_ACTIVE (4)" into its name and number.
 func coded(s string) (string, int, bool) {

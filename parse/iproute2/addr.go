@@ -2,10 +2,10 @@ package iproute2
 
 import (
 	"net/netip"
-	"regexp"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -38,7 +38,7 @@ func (r *Addrs) Interface(a string) string {
 	return ""
 }
 
-var lineRe = regexp.MustCompile(`^(\d+):\s+(\S+)\s+(inet6?)\s+(\S+)(.*)$`)
+var lineRe = lazyre.New(`^(\d+):\s+(\S+)\s+(inet6?)\s+(\S+)(.*)$`)
 
 // ParseAddr reads `ip -o addr show` (or `ip -o -4 addr`). Nothing printed
 // is an error: ip has no empty form (it prints nothing when no interface

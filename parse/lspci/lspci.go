@@ -1,11 +1,11 @@
 package lspci
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -99,9 +99,9 @@ func (r *Devices) Between(a, b string) []Device {
 }
 
 var (
-	headerRe = regexp.MustCompile(`^((?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]) ([^:]+?)(?: \[[0-9a-f]{4}\])?: (.*)$`)
-	busRe    = regexp.MustCompile(`^Bus: primary=([0-9a-fA-F]{2}), secondary=([0-9a-fA-F]{2}), subordinate=([0-9a-fA-F]{2})`)
-	flagRe   = regexp.MustCompile(`^([A-Za-z0-9_]+)([+-])$`)
+	headerRe = lazyre.New(`^((?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]) ([^:]+?)(?: \[[0-9a-f]{4}\])?: (.*)$`)
+	busRe    = lazyre.New(`^Bus: primary=([0-9a-fA-F]{2}), secondary=([0-9a-fA-F]{2}), subordinate=([0-9a-fA-F]{2})`)
+	flagRe   = lazyre.New(`^([A-Za-z0-9_]+)([+-])$`)
 )
 
 func normalize(a string) string {

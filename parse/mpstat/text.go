@@ -2,18 +2,18 @@ package mpstat
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
 const tool = "mpstat"
 
-var banner = regexp.MustCompile(`^(\S+)\s+(\S+)\s+\(([^)]*)\)\s+(\S+)\s+(\S+)\s+\((\d+) CPU\)$`)
+var banner = lazyre.New(`^(\S+)\s+(\S+)\s+\(([^)]*)\)\s+(\S+)\s+(\S+)\s+\((\d+) CPU\)$`)
 
 // Parse reads mpstat text or JSON (-o JSON) output; JSON is recognised by
 // its leading '{'.

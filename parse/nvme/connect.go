@@ -3,10 +3,10 @@ package nvme
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -22,7 +22,7 @@ type Connect struct {
 	Empty bool `json:"empty,omitempty"`
 }
 
-var connectRe = regexp.MustCompile(`^(?:connecting to )?device: (nvme\d+)$`)
+var connectRe = lazyre.New(`^(?:connecting to )?device: (nvme\d+)$`)
 
 // ParseConnect reads the stdout of "nvme connect" / "nvme connect-all"
 // (text or -o json). Failure text (as in a merged stderr) is an error

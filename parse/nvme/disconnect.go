@@ -2,10 +2,10 @@ package nvme
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -17,7 +17,7 @@ type Disconnect struct {
 	Controllers int    `json:"controllers"` // 0 means nothing was connected
 }
 
-var disconnectRe = regexp.MustCompile(`^NQN:(\S+) disconnected (\d+) controller\(s\)$`)
+var disconnectRe = lazyre.New(`^NQN:(\S+) disconnected (\d+) controller\(s\)$`)
 
 // ParseDisconnect reads "nvme disconnect -n" output. Check Controllers:
 // nvme-cli once exited 1 on success and exits 0 when nothing matched.

@@ -2,11 +2,11 @@ package nvme
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -50,9 +50,9 @@ type DiscoveryRecord struct {
 }
 
 var (
-	discHeaderRe = regexp.MustCompile(`^Discovery Log Number of Records (\d+), Generation counter (\d+)$`)
-	discEntryRe  = regexp.MustCompile(`^=+\s*Discovery Log Entry (\d+)\s*=+$`)
-	discFieldRe  = regexp.MustCompile(`^([a-z][a-z0-9_]*):\s*(.*)$`)
+	discHeaderRe = lazyre.New(`^Discovery Log Number of Records (\d+), Generation counter (\d+)$`)
+	discEntryRe  = lazyre.New(`^=+\s*Discovery Log Entry (\d+)\s*=+$`)
+	discFieldRe  = lazyre.New(`^([a-z][a-z0-9_]*):\s*(.*)$`)
 )
 
 // ParseDiscover reads "nvme discover" output, text or -o json.

@@ -2,11 +2,11 @@ package nvme
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -16,11 +16,11 @@ const (
 )
 
 var (
-	subsysHeadRe = regexp.MustCompile(`^(nvme-subsys\d+) - NQN=(.*)$`)
-	subsysAttrRe = regexp.MustCompile(`^\s+(hostnqn|hostid|iopolicy)=(.*)$`)
-	treeItemRe   = regexp.MustCompile(`^\s*\+-\s*(.*)$`)
-	nsItemRe     = regexp.MustCompile(`^ns id (\d+)$`)
-	ctrlNameRe   = regexp.MustCompile(`^nvme\d+$`)
+	subsysHeadRe = lazyre.New(`^(nvme-subsys\d+) - NQN=(.*)$`)
+	subsysAttrRe = lazyre.New(`^\s+(hostnqn|hostid|iopolicy)=(.*)$`)
+	treeItemRe   = lazyre.New(`^\s*\+-\s*(.*)$`)
+	nsItemRe     = lazyre.New(`^ns id (\d+)$`)
+	ctrlNameRe   = lazyre.New(`^nvme\d+$`)
 )
 
 var anaStates = map[string]bool{

@@ -1,11 +1,11 @@
 package nvme
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -20,7 +20,7 @@ type Version struct {
 	Major      int    `json:"major"`                 // 1 or 2: selects the output formats
 }
 
-var versionRe = regexp.MustCompile(`^(nvme|libnvme) version (\S+)(?: \(git ([^)]*)\))?$`)
+var versionRe = lazyre.New(`^(nvme|libnvme) version (\S+)(?: \(git ([^)]*)\))?$`)
 
 // ParseVersion reads "nvme version" output.
 func ParseVersion(data []byte) (*Version, error) {

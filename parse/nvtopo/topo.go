@@ -1,10 +1,10 @@
 package nvtopo
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -36,10 +36,10 @@ type Affinity struct {
 }
 
 var (
-	cellRe    = regexp.MustCompile(`^(?:X|[A-Z]+[0-9]*)$`)
-	gpuRe     = regexp.MustCompile(`^GPU[0-9]+$`)
-	legendRe  = regexp.MustCompile(`^\S+\s*=\s*\S`)
-	nicNameRe = regexp.MustCompile(`^(\S+):\s*(\S+)$`)
+	cellRe    = lazyre.New(`^(?:X|[A-Z]+[0-9]*)$`)
+	gpuRe     = lazyre.New(`^GPU[0-9]+$`)
+	legendRe  = lazyre.New(`^\S+\s*=\s*\S`)
+	nicNameRe = lazyre.New(`^(\S+):\s*(\S+)$`)
 )
 
 // noGPUPrefixes start the messages nvidia-smi prints instead of a matrix.

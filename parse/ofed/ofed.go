@@ -1,11 +1,11 @@
 package ofed
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -35,8 +35,8 @@ type Result struct {
 const tool = "ofed_info"
 
 var (
-	versionLine = regexp.MustCompile(`^(?:([A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*)-)?([0-9]+(?:[.-][0-9A-Za-z]+)*)(?:\s+\(([^)]*)\))?:?$`)
-	digitRun    = regexp.MustCompile(`[0-9]+`)
+	versionLine = lazyre.New(`^(?:([A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*)-)?([0-9]+(?:[.-][0-9A-Za-z]+)*)(?:\s+\(([^)]*)\))?:?$`)
+	digitRun    = lazyre.New(`[0-9]+`)
 )
 
 // Parse reads `ofed_info -s`, `ofed_info -n` or `ofed_info` output.

@@ -1,16 +1,16 @@
 package perftest
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
 var (
-	dashLine = regexp.MustCompile(`^-+$`)
-	title    = regexp.MustCompile(`^(\S+)(?:\s+\S+)*?\s+(BW|Latency)\s+Test$`)
+	dashLine = lazyre.New(`^-+$`)
+	title    = lazyre.New(`^(\S+)(?:\s+\S+)*?\s+(BW|Latency)\s+Test$`)
 )
 
 // toolNames maps the first word of a title to the verb in the binary name.

@@ -1,9 +1,10 @@
 package perftest
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/provadev/prova/parse/internal/lazyre"
 )
 
 // column identifies one result table column.
@@ -39,7 +40,7 @@ func (t table) kind() string {
 	return "latency"
 }
 
-var bwColumn = regexp.MustCompile(`^(peak|average)\[(MB/sec|MiB/sec|Gb/sec)\]$`)
+var bwColumn = lazyre.New(`^(peak|average)\[(MB/sec|MiB/sec|Gb/sec)\]$`)
 
 // singleColumns are the one-token column names.
 var singleColumns = map[string]column{

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -153,7 +153,7 @@ func parseTextLine(f []string) (Link, string) {
 
 // oldPrefix is the "<ifindex>/<port>:" that older iproute2 releases print
 // first on each rdma link line.
-var oldPrefix = regexp.MustCompile(`^\d+/\d+:$`)
+var oldPrefix = lazyre.New(`^\d+/\d+:$`)
 
 type jsonLink struct {
 	IfIndex       int    `json:"ifindex"`

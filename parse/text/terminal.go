@@ -1,6 +1,6 @@
 package text
 
-import "regexp"
+import "github.com/provadev/prova/parse/internal/lazyre"
 
 // terminalLine matches what a terminal session adds around a tool's
 // output and no tool prova reads prints: sshd's login lines ("Last
@@ -8,7 +8,7 @@ import "regexp"
 // ...", "There were 3 failed login attempts since the last successful
 // login.") and shell prompts with a user and host ("[root@gpfs01 ~]# ",
 // "root@gpfs01:/var/adm/ras# ").
-var terminalLine = regexp.MustCompile(`^(Last (failed )?login: \S+ \S+ +\d+ \d\d:\d\d:\d\d( \S+)? \d{4}( from \S+| on \S+)*\s*$|There (was|were) \d+ failed login attempts? since the last successful login\.$|\[[\w.-]+@[\w.-]+ [^\]]*\][#$] |[\w.-]+@[\w.-]+:[^ ]*[#$] )`)
+var terminalLine = lazyre.New(`^(Last (failed )?login: \S+ \S+ +\d+ \d\d:\d\d:\d\d( \S+)? \d{4}( from \S+| on \S+)*\s*$|There (was|were) \d+ failed login attempts? since the last successful login\.$|\[[\w.-]+@[\w.-]+ [^\]]*\][#$] |[\w.-]+@[\w.-]+:[^ ]*[#$] )`)
 
 // Terminal reports whether line is a login banner or shell prompt line
 // (see terminalLine): text captured from a terminal, not the tool's

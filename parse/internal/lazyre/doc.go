@@ -1,0 +1,15 @@
+// Package lazyre is a regular expression compiled on its first use rather
+// than when the program starts.
+//
+// The parsers declare their expressions as package variables; compiled
+// with regexp.MustCompile they were compiled by every prova process at
+// start-up, whatever it ran: about a megabyte allocated and a few
+// milliseconds of CPU before main for a run that parses nothing
+// (docs/performance.md, issue 15). A Regexp is compiled once, by the first
+// caller, and is safe for concurrent use, as *regexp.Regexp is. An
+// expression that does not compile panics at that first use, as
+// MustCompile would have at start-up; CompileAll, called by a test of
+// every parser (parse/all), finds it before that.
+//
+// It does not wrap the whole regexp API, only the methods the parsers use.
+package lazyre

@@ -1,0 +1,73 @@
+package lazyre
+
+import (
+	"regexp"
+	"sync"
+)
+
+// Regexp is an expression compiled on first use.
+type Regexp struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+var (
+	allMu sync.Mutex
+	all   []*Regexp
+)
+
+// New returns expr, to be compiled when first used.
+func New(expr string) *Regexp {
+	r := &Regexp{expr: expr}
+	allMu.Lock()
+	all = append(all, r)
+	allMu.Unlock()
+	return r
+}
+
+// Regexp returns the compiled expression.
+func (r *Regexp) Regexp() *regexp.Regexp {
+	r.once.Do(func() { r.re = regexp.MustCompile(r.expr) })
+	return r.re
+}
+
+// String returns the source text of the expression.
+func (r *Regexp) String() string { return r.expr }
+
+// CompileAll compiles every expression made with New so far and returns
+// the first error; the parsers' tests call it so that a bad expression
+// fails a test, not a run.
+func CompileAll() error {
+	allMu.Lock()
+	rs := append([]*Regexp(nil), all...)
+	allMu.Unlock()
+	for _, r := range rs {
+		if _, err := regexp.Compile(r.expr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The methods of *regexp.Regexp the parsers use.
+
+func (r *Regexp) MatchString(s string) bool            { return r.Regexp().MatchString(s) }
+func (r *Regexp) Match(b []byte) bool                  { return r.Regexp().Match(b) }
+func (r *Regexp) FindString(s string) string           { return r.Regexp().FindString(s) }
+func (r *Regexp) FindStringSubmatch(s string) []string { return r.Regexp().FindStringSubmatch(s) }
+func (r *Regexp) FindStringSubmatchIndex(s string) []int {
+	return r.Regexp().FindStringSubmatchIndex(s)
+}
+func (r *Regexp) FindAllString(s string, n int) []string { return r.Regexp().FindAllString(s, n) }
+func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	return r.Regexp().FindAllStringIndex(s, n)
+}
+func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	return r.Regexp().FindAllStringSubmatch(s, n)
+}
+func (r *Regexp) ReplaceAllString(src, repl string) string {
+	return r.Regexp().ReplaceAllString(src, repl)
+}
+func (r *Regexp) SubexpNames() []string       { return r.Regexp().SubexpNames() }
+func (r *Regexp) SubexpIndex(name string) int { return r.Regexp().SubexpIndex(name) }

@@ -1,0 +1,48 @@
+package lazyre
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestCompiledOnFirstUseOnce(t *testing.T) {
+	r := New(`^(\w+)=(\d+)$`)
+	if r.re != nil {
+		t.Fatal("compiled before first use")
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if m := r.FindStringSubmatch("a=12"); len(m) != 3 || m[2] != "12" {
+				t.Errorf("FindStringSubmatch: %q", m)
+			}
+		})
+	}
+	wg.Wait()
+	first := r.Regexp()
+	if r.Regexp() != first || !r.MatchString("b=3") || r.MatchString("b=x") {
+		t.Error("not one compiled expression matching as regexp does")
+	}
+	if r.String() != `^(\w+)=(\d+)$` {
+		t.Errorf("String: %q", r.String())
+	}
+}
+
+func TestBadExpressionFoundByCompileAll(t *testing.T) {
+	bad := New(`(unclosed`)
+	err := CompileAll()
+	if err == nil || !strings.Contains(err.Error(), "missing closing )") {
+		t.Fatalf("CompileAll: %v; want the bad expression's error", err)
+	}
+	// Take it out again: the other tests of the package see a clean list.
+	allMu.Lock()
+	all = all[:len(all)-1]
+	allMu.Unlock()
+	defer func() {
+		if recover() == nil {
+			t.Error("a bad expression did not panic at first use")
+		}
+	}()
+	bad.MatchString("x")
+}
