@@ -14,15 +14,17 @@ import (
 	"github.com/provadev/prova/engine/program"
 )
 
-// runHost runs (or plans) step s on one host and records the outcome.
-func (r *Runner) runHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
+// runHost runs (or plans) the step of se on one host and records the
+// outcome.
+func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host string) outcome {
+	s := se.s
 	obs := r.opts.Observer
 	if r.opts.Mode == ModePlan {
 		return r.planHost(ctx, s, m, host)
 	}
 	obs.Observe(event.HostStarted{Step: s.ID(), Host: host})
 	start := time.Now()
-	o := r.applyHost(ctx, s, m, host)
+	o := r.applyEval(ctx, se, m, host)
 	var result map[string]any
 	switch {
 	case o.value == cty.NilVal && commonOnly(s.ResultType):
@@ -63,8 +65,15 @@ func (r *Runner) hostFor(s *program.Step, m program.Meta, name string) module.Ho
 	return &streamingHost{Host: h, step: s.ID(), obs: r.opts.Observer}
 }
 
+// applyHost runs step s on host (plan's probes of read-only steps).
 func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
-	se := r.stepEval(s)
+	return r.applyEval(ctx, r.stepEval(s), m, host)
+}
+
+// applyEval runs the step of se on host: when, the attempts under the
+// step's timeout, retries, until, changed_when and failed_when.
+func (r *Runner) applyEval(ctx context.Context, se *stepEval, m program.Meta, host string) outcome {
+	s := se.s
 	hc := se.on(host)
 	if s.When != nil {
 		ok, diags := se.whenHolds(hc)
