@@ -31,8 +31,12 @@ func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host
 		// Most results are never read by a later step: the event's JSON
 		// is made directly and the cty object only when read.
 		result = commonJSON(host, o.resp, o.status, o.message)
-		ty, resp, status, message := s.ResultType, module.ApplyResponse{RC: o.resp.RC, Stdout: o.resp.Stdout, Stderr: o.resp.Stderr}, o.status, o.message
-		r.results.SetFunc(s.Name, host, func() cty.Value { return resultValue(ty, host, resp, status, message) })
+		// The closure holds the few values the result is made of (a whole
+		// ApplyResponse would be moved to the heap besides the closure).
+		ty, rc, stdout, stderr, status, message := s.ResultType, o.resp.RC, o.resp.Stdout, o.resp.Stderr, o.status, o.message
+		r.results.SetFunc(s.Name, host, func() cty.Value {
+			return resultValue(ty, host, module.ApplyResponse{RC: rc, Stdout: stdout, Stderr: stderr}, status, message)
+		})
 	default:
 		if o.value == cty.NilVal {
 			o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
