@@ -85,7 +85,7 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (stop, [
 				mu.Unlock()
 				continue
 			}
-			r.runHost(ctx, s, metas[i], h)
+			r.runHost(ctx, r.stepEval(s), metas[i], h)
 		}
 	})
 	for i, s := range steps {
@@ -107,9 +107,7 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (stop, [
 }
 
 func (r *Runner) isActive(h string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.active[h]
+	return r.hosts.isActive(h)
 }
 
 func orderedHosts(all []string, set map[string]bool) []string {

@@ -14,23 +14,29 @@ import (
 	"github.com/provadev/prova/engine/program"
 )
 
-// runHost runs (or plans) step s on one host and records the outcome.
-func (r *Runner) runHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
+// runHost runs (or plans) the step of se on one host and records the
+// outcome.
+func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host string) outcome {
+	s := se.s
 	obs := r.opts.Observer
 	if r.opts.Mode == ModePlan {
 		return r.planHost(ctx, s, m, host)
 	}
 	obs.Observe(event.HostStarted{Step: s.ID(), Host: host})
 	start := time.Now()
-	o := r.applyHost(ctx, s, m, host)
+	o := r.applyEval(ctx, se, m, host)
 	var result map[string]any
 	switch {
 	case o.value == cty.NilVal && commonOnly(s.ResultType):
 		// Most results are never read by a later step: the event's JSON
 		// is made directly and the cty object only when read.
 		result = commonJSON(host, o.resp, o.status, o.message)
-		ty, resp, status, message := s.ResultType, module.ApplyResponse{RC: o.resp.RC, Stdout: o.resp.Stdout, Stderr: o.resp.Stderr}, o.status, o.message
-		r.results.SetFunc(s.Name, host, func() cty.Value { return resultValue(ty, host, resp, status, message) })
+		// The closure holds the few values the result is made of (a whole
+		// ApplyResponse would be moved to the heap besides the closure).
+		ty, rc, stdout, stderr, status, message := s.ResultType, o.resp.RC, o.resp.Stdout, o.resp.Stderr, o.status, o.message
+		r.results.SetFunc(s.Name, host, func() cty.Value {
+			return resultValue(ty, host, module.ApplyResponse{RC: rc, Stdout: stdout, Stderr: stderr}, status, message)
+		})
 	default:
 		if o.value == cty.NilVal {
 			o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
@@ -63,8 +69,15 @@ func (r *Runner) hostFor(s *program.Step, m program.Meta, name string) module.Ho
 	return &streamingHost{Host: h, step: s.ID(), obs: r.opts.Observer}
 }
 
+// applyHost runs step s on host (plan's probes of read-only steps).
 func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
-	se := r.stepEval(s)
+	return r.applyEval(ctx, r.stepEval(s), m, host)
+}
+
+// applyEval runs the step of se on host: when, the attempts under the
+// step's timeout, retries, until, changed_when and failed_when.
+func (r *Runner) applyEval(ctx context.Context, se *stepEval, m program.Meta, host string) outcome {
+	s := se.s
 	hc := se.on(host)
 	if s.When != nil {
 		ok, diags := se.whenHolds(hc)

@@ -22,11 +22,14 @@ type streamingHost struct {
 }
 
 func (h *streamingHost) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	ow := &lineWriter{emit: func(l string) { h.obs.Observe(event.Output{Step: h.step, Host: h.Name(), Stream: "stdout", Line: l}) }}
-	ew := &lineWriter{emit: func(l string) { h.obs.Observe(event.Output{Step: h.step, Host: h.Name(), Stream: "stderr", Line: l}) }}
-	rc, err := h.Host.Run(ctx, cmd, stdin, tee(stdout, ow), tee(stderr, ew))
-	ow.Flush()
-	ew.Flush()
+	// One allocation per command for both streams' line writers and tees.
+	o := &runOutput{}
+	name := h.Name()
+	o.out = lineWriter{obs: h.obs, step: h.step, host: name, stream: "stdout"}
+	o.err = lineWriter{obs: h.obs, step: h.step, host: name, stream: "stderr"}
+	rc, err := h.Host.Run(ctx, cmd, stdin, o.outTee.to(stdout, &o.out), o.errTee.to(stderr, &o.err))
+	o.out.Flush()
+	o.err.Flush()
 	return rc, err
 }
 
@@ -34,11 +37,38 @@ func (h *streamingHost) Put(ctx context.Context, path string, r io.Reader, mode 
 	return h.Host.Put(ctx, path, r, mode)
 }
 
-func tee(w io.Writer, lw *lineWriter) io.Writer {
+// runOutput is what one command's output goes through: each stream's
+// lineWriter and, when the module has a writer of its own, the tee to both.
+type runOutput struct {
+	out, err       lineWriter
+	outTee, errTee tee
+}
+
+// tee writes to w, then to lw, as io.MultiWriter(w, lw) does.
+type tee struct {
+	w  io.Writer
+	lw *lineWriter
+}
+
+// to returns the writer of a stream: lw alone when w is nil, else t set
+// to write to both.
+func (t *tee) to(w io.Writer, lw *lineWriter) io.Writer {
 	if w == nil {
 		return lw
 	}
-	return io.MultiWriter(w, lw)
+	t.w, t.lw = w, lw
+	return t
+}
+
+func (t *tee) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	if err == nil && n != len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return n, err
+	}
+	return t.lw.Write(p)
 }
 
 // maxLine is the longest partial line a lineWriter holds back: an endless
@@ -51,9 +81,15 @@ const maxLine = 64 << 10
 // thousand lines in one read from the connection costs one event, not a
 // thousand.
 type lineWriter struct {
-	mu   sync.Mutex
-	buf  []byte // the unfinished line
-	emit func(string)
+	mu  sync.Mutex
+	buf []byte // the unfinished line
+	// Each chunk is an event.Output of this stream to obs.
+	obs                event.Observer
+	step, host, stream string
+}
+
+func (w *lineWriter) emit(text string) {
+	w.obs.Observe(event.Output{Step: w.step, Host: w.host, Stream: w.stream, Line: text})
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {

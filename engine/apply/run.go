@@ -39,9 +39,8 @@ type Runner struct {
 	opts  Options
 
 	results *eval.Results
-	mu      sync.Mutex
-	tally   map[string]*event.Tally
-	active  map[string]bool // hosts still in the run
+	hosts   *hostStates // whether each host is still in the run, its tally
+	mu      sync.Mutex  // guards what follows, up to evalMu
 	// dirty holds steps planned to change or unknown (plan mode).
 	dirty   map[string]bool
 	planned []event.PlannedHost
@@ -70,11 +69,7 @@ func New(prog *program.Program, scope *eval.Scope, inv Inventory, opts Options) 
 		opts.Observer = event.Func(func(event.Event) {})
 	}
 	r := &Runner{prog: prog, scope: scope, inv: inv, opts: opts,
-		results: eval.NewResults(), tally: map[string]*event.Tally{}, active: map[string]bool{}, dirty: map[string]bool{}}
-	for _, h := range inv.Names() {
-		r.active[h] = true
-		r.tally[h] = &event.Tally{}
-	}
+		results: eval.NewResults(), hosts: newHostStates(inv.Names()), dirty: map[string]bool{}}
 	r.order = make(map[*program.Step]int, len(prog.Steps))
 	for i, s := range prog.Steps {
 		r.order[s] = i
@@ -160,9 +155,8 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	if abort.stops() && (abort.cause != event.AbortNoHosts || r.opts.Mode == ModeApply) {
 		obs.Observe(event.Aborted{Cause: abort.cause, Reason: abort.reason, HalfDone: halfDone})
 	}
-	out.Hosts = map[string]event.Tally{}
-	for h, t := range r.tally {
-		out.Hosts[h] = *t
+	out.Hosts = r.hosts.tallies()
+	for _, t := range out.Hosts {
 		if t.Failed > 0 || t.Unreachable > 0 {
 			out.Failed = true
 		}
@@ -186,15 +180,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 }
 
 func (r *Runner) countActive() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	n := 0
-	for _, a := range r.active {
-		if a {
-			n++
-		}
-	}
-	return n
+	return r.hosts.activeCount()
 }
 
 func (r *Runner) selectedByTags(s *program.Step) bool {
@@ -244,11 +230,9 @@ func (r *Runner) stepHosts(s *program.Step, m program.Meta) ([]string, hcl.Diagn
 	default:
 		names = r.inv.Names()
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	out := names[:0:0]
 	for _, n := range names {
-		if r.active[n] {
+		if r.hosts.isActive(n) {
 			out = append(out, n)
 		}
 	}
@@ -316,11 +300,12 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (stop, bool, hcl.
 			}
 		} else {
 			var mu sync.Mutex
+			se := r.stepEval(s) // once per step, not under a lock per host-step
 			fanOut(ctx, batch, r.opts.Forks, func(ctx context.Context, h string) {
 				if r.halted().stops() {
 					return
 				}
-				o := r.runHost(ctx, s, m, h)
+				o := r.runHost(ctx, se, m, h)
 				mu.Lock()
 				defer mu.Unlock()
 				done++
@@ -359,35 +344,11 @@ func (r *Runner) halted() stop {
 
 // drop removes a host from the rest of the run.
 func (r *Runner) drop(s *program.Step, host, reason string) {
-	r.mu.Lock()
-	was := r.active[host]
-	r.active[host] = false
-	r.mu.Unlock()
-	if was {
+	if r.hosts.deactivate(host) {
 		r.opts.Observer.Observe(event.HostDropped{Step: s.ID(), Host: host, Reason: reason})
 	}
 }
 
 func (r *Runner) count(host string, st event.Status) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	t := r.tally[host]
-	if t == nil {
-		t = &event.Tally{}
-		r.tally[host] = t
-	}
-	switch st {
-	case event.OK:
-		t.OK++
-	case event.Changed:
-		t.Changed++
-	case event.Failed:
-		t.Failed++
-	case event.Skipped:
-		t.Skipped++
-	case event.Unreachable:
-		t.Unreachable++
-	case event.Warned:
-		t.Warned++
-	}
+	r.hosts.count(host, st)
 }

@@ -16,7 +16,7 @@ import (
 // Terraform-compatible subset of cty's stdlib plus a few statistics helpers
 // (sum, median, mean) that acceptance thresholds need.
 func Functions() map[string]function.Function {
-	return map[string]function.Function{
+	fs := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
 		"max": stdlib.MaxFunc, "min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc,
 		"pow": stdlib.PowFunc, "signum": stdlib.SignumFunc, "log": stdlib.LogFunc,
@@ -43,7 +43,18 @@ func Functions() map[string]function.Function {
 		"toset": makeToFunc(cty.Set(cty.DynamicPseudoType)), "tomap": makeToFunc(cty.Map(cty.DynamicPseudoType)),
 		"startswith": strPredicate(strings.HasPrefix), "endswith": strPredicate(strings.HasSuffix),
 		"strcontains": strPredicate(strings.Contains),
-		"alltrue":     boolFold(true), "anytrue": boolFold(false),
+	}
+	for name, f := range listFuncs() {
+		fs[name] = listArg(f)
+	}
+	return fs
+}
+
+// listFuncs are the functions of one list argument that listArg takes a
+// tuple into cheaply.
+func listFuncs() map[string]function.Function {
+	return map[string]function.Function{
+		"alltrue": boolFold(true), "anytrue": boolFold(false),
 		"sum": numbersFunc(func(xs []float64) float64 {
 			s := 0.0
 			for _, x := range xs {
@@ -186,6 +197,9 @@ func numbersFunc(f func([]float64) float64) function.Function {
 			var xs []float64
 			for it := args[0].ElementIterator(); it.Next(); {
 				_, v := it.Element()
+				if !v.IsKnown() {
+					return cty.UnknownVal(cty.Number), nil
+				}
 				if v.IsNull() {
 					continue
 				}

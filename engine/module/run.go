@@ -20,9 +20,10 @@ type Output struct {
 // Output beyond limit bytes per stream is dropped (limit <= 0 means
 // DefaultCaptureLimit) and marked as truncated.
 func Capture(ctx context.Context, h Host, cmd string) (Output, error) {
-	out, errb := CapBuffer{Limit: DefaultCaptureLimit}, CapBuffer{Limit: DefaultCaptureLimit}
-	rc, err := h.Run(ctx, cmd, nil, &out, &errb)
-	o := Output{Stdout: out.String(), Stderr: errb.String(), RC: rc}
+	// Both buffers in one allocation: they escape to the host's Run.
+	b := &[2]CapBuffer{{Limit: DefaultCaptureLimit}, {Limit: DefaultCaptureLimit}}
+	rc, err := h.Run(ctx, cmd, nil, &b[0], &b[1])
+	o := Output{Stdout: b[0].String(), Stderr: b[1].String(), RC: rc}
 	if err != nil {
 		if IsUnreachable(err) {
 			return o, err // the transport's error names the host; the command is beside the point
