@@ -63,7 +63,7 @@ func (*Log) Doc() module.Doc {
 			"closed":            "Peers with a closed-connection or disconnect line.",
 			"library_not_found": "The RDMA library (libibverbs) could not be loaded.",
 			"errors":            "Error lines ([E], VERBS RDMA errors) as logged, without their timestamp.",
-			"lines":             "Number of log entries since the daemon started.",
+			"lines":             "Number of log lines since the daemon started (counted on the host, which sends only the lines the summary reads).",
 		},
 		Example: `step "gpfs_log" "log" {
   hosts = "gpfs"

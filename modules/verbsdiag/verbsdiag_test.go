@@ -70,7 +70,7 @@ func (n node) setup(h *moduletest.FakeHost) {
 	}
 	h.Reply(`mmfsadm test verbs conn$`, moduletest.Reply{Stdout: conn.String()})
 	h.Reply(`mmdiag --network$`, moduletest.Reply{Stdout: n.network()})
-	h.Reply(`(?s)^awk -v h=20000 -v t=5000 -- .* /var/adm/ras/mmfs\.log\.latest$`, moduletest.Reply{Stdout: n.log})
+	h.Reply(`(?s)^awk -v h=\d+ -v t=\d+ -v n=\d+ -- .* /var/adm/ras/mmfs\.log\.latest$`, moduletest.Reply{Stdout: n.log})
 }
 
 // network is mmdiag --network as the lab prints it: TCP to every peer, an
@@ -104,7 +104,7 @@ func TestConformance(t *testing.T) {
 	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "healthy", Setup: healthy("fake1").setup},
 		{Name: "port_missing", Body: `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "23.10-1.1.9.0" }`, Setup: bad.setup},
-	}, `^ibstat`, `^ibdev2netdev$`, `^ofed_info -s$`, `^hostname; hostname -I$`, `mmlsconfig -Y$`, `mmlscluster$`, `mmfsadm test verbs (status|conns?)$`, `mmdiag --(verbs -Y|network)$`, `^awk -v h=\d+ -v t=\d+ -- `, `^systemctl is-active gpfs$`, `mmdiag --config -Y$`, `mmgetstate -Y$`))
+	}, `^ibstat`, `^ibdev2netdev$`, `^ofed_info -s$`, `^hostname; hostname -I$`, `mmlsconfig -Y$`, `mmlscluster$`, `mmfsadm test verbs (status|conns?)$`, `mmdiag --(verbs -Y|network)$`, `^awk -v h=\d+ -v t=\d+ -v n=\d+ -- `, `^systemctl is-active gpfs$`, `mmdiag --config -Y$`, `mmgetstate -Y$`))
 }
 
 const versions = `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "23.10-1.1.9.0", gpfs03 = "23.10-1.1.9.0" }`

@@ -3,6 +3,7 @@ package gpfscmd
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"strconv"
 	"strings"
@@ -20,50 +21,84 @@ import (
 // So the file begins with the run's start.
 const DefaultLogPath = "/var/adm/ras/mmfs.log.latest"
 
-// LogHeadLines and LogTailLines bound what is read of one daemon run's log:
-// a run of up to LogHeadLines+LogTailLines lines is read whole; a longer one
-// (weeks of reconnects) as its first LogHeadLines lines from the start and
-// its last LogTailLines, with a line saying which lines were not read. A
-// daemon start logs about nine lines per peer with two RDMA ports (TCP
-// connect, connected and accepted, and per port VERBS connecting and
-// connected), so the start of a cluster of up to about 2,000 nodes is in
-// the head.
+// LogHeadBytes and LogTailBytes bound what is read of one daemon run's
+// log. Of the run (from its start to the end of the file) only the lines
+// the summary reads are sent: the start, the VERBS RDMA lines, the error
+// ([E]) lines and the daemon's ready and shutdown lines; a daemon start logs
+// about four VERBS lines per peer with two RDMA ports (connecting and
+// connected per port), some 540 bytes, so the start of a cluster of about
+// 3,800 nodes fits in the head. A longer run (weeks of reconnects) is read
+// as its first LogHeadBytes and its last LogTailBytes, with a line saying
+// which lines were not read. Lengths are awk's (characters: bytes for the
+// ASCII GPFS writes), and logCaptureLimit leaves room for the lines prova
+// adds.
 const (
-	LogHeadLines = 20000
-	LogTailLines = 5000
+	LogHeadBytes = 2 << 20
+	LogTailBytes = 512 << 10
+	// logTailLines bounds the ring of the last lines the host keeps while
+	// it reads.
+	logTailLines    = 8000
+	logCaptureLimit = LogHeadBytes + LogTailBytes + 64<<10
 )
 
-// logSkipMarker begins the lines LogCommand prints where it left lines out;
-// no GPFS log line begins so.
-const logSkipMarker = "# prova: lines "
+// logMarker begins the lines LogCommand prints about what it read; no GPFS
+// log line begins so.
+const logMarker = "# prova: "
 
 // logProgram reads a log from the last daemon start on (mirroring
 // parse/gpfs: "runmmfs starting", or "mmfsd initializing" that no runmmfs
-// line opened), keeping the first h lines of that run and the last t in a
-// ring, so that the host holds at most h+t lines whatever the file's size.
-// POSIX awk (mawk, gawk, busybox).
-const logProgram = `{ if (index($0, "runmmfs starting")) { s = NR; n = 0; o = 1 }` +
-	` else if (index($0, "mmfsd initializing")) { if (o) o = 0; else { s = NR; n = 0 } }` +
-	` else if (index($0, "mmfsd ready") || index($0, "mmfsd is shutting down") || index($0, "Shutting down abnormally") || index($0, "Reason for shutdown")) o = 0;` +
-	` if (n < h) b[++n] = $0; else r[NR % t] = $0 }` +
-	` END { if (s == 0) s = 1;` +
+// line opened; without a start, from the first line), keeping the lines
+// the summary reads: the run's first line, the start, ready and shutdown
+// lines, VERBS RDMA and [E] lines. Up to h bytes of them from the start,
+// and the last lines up to t bytes (from a ring of at most n lines), so
+// the host holds a bounded amount whatever the file's size. Then a line
+// with the counts. POSIX awk (mawk, gawk, busybox).
+const logProgram = `{ k = 0; st = 0;` +
+	` if (index($0, "runmmfs starting")) { st = 1; o = 1 }` +
+	` else if (index($0, "mmfsd initializing")) { k = 1; if (o) o = 0; else st = 1 }` +
+	` else if (index($0, "mmfsd ready") || index($0, "mmfsd is shutting down") || index($0, "Shutting down abnormally") || index($0, "Reason for shutdown")) { k = 1; o = 0 };` +
+	` if (st) { s = NR; c = 0; m = 0; hb = 0; full = 0 };` +
+	` if (s == 0) s = 1;` +
+	` if (!(st || k || NR == s || index($0, "VERBS RDMA") || index($0, "[E] "))) next;` +
+	` L = length($0) + 1;` +
+	` if (!full && hb + L <= h) { b[++c] = $0; hb += L; hl = NR } else { full = 1; m++; r[m % n] = $0; rn[m % n] = NR } }` +
+	` END { if (NR == 0) exit;` +
 	` if (s > 1) printf "# prova: lines 1-%d of %d not read: before the last daemon start\n", s - 1, NR;` +
-	` for (i = 1; i <= n; i++) print b[i];` +
-	` f = s + n; lo = NR - t + 1; if (lo < f) lo = f;` +
-	` if (lo > f) printf "# prova: lines %d-%d of %d not read: the middle of this daemon run\n", f, lo - 1, NR;` +
-	` for (i = lo; i <= NR; i++) print r[i % t] }`
+	` for (i = 1; i <= c; i++) print b[i];` +
+	` j = m; tb = 0;` +
+	` while (j > 0 && j > m - n && tb + length(r[j % n]) + 1 <= t) { tb += length(r[j % n]) + 1; j-- };` +
+	` if (j > 0) printf "# prova: lines %d-%d of %d not read: the middle of this daemon run\n", hl + 1, (j < m ? rn[(j + 1) % n] - 1 : NR), NR;` +
+	` for (i = j + 1; i <= m; i++) print r[i % n];` +
+	` printf "# prova: %d of the %d lines of this daemon run read: its start, VERBS RDMA, [E], ready and shutdown lines\n", c + m - j, NR - s + 1 }`
 
 // LogCommand is the read-only command that reads the current daemon run's
-// log from its start, bounded (LogHeadLines, LogTailLines). A path that is
+// log from its start, bounded (LogHeadBytes, LogTailBytes). A path that is
 // not absolute is read as ./path, so that awk never takes it for an option
 // or a variable assignment.
-func LogCommand(path string) string { return logCommand(path, LogHeadLines, LogTailLines) }
+func LogCommand(path string) string {
+	return logCommand(path, LogHeadBytes, LogTailBytes, logTailLines)
+}
 
-func logCommand(path string, head, tail int) string {
+func logCommand(path string, head, tail, lines int) string {
 	if !strings.HasPrefix(path, "/") {
 		path = "./" + path
 	}
-	return module.Command("awk", "-v", "h="+strconv.Itoa(head), "-v", "t="+strconv.Itoa(tail), "--", logProgram, path)
+	return module.Command("awk", "-v", "h="+strconv.Itoa(head), "-v", "t="+strconv.Itoa(tail), "-v", "n="+strconv.Itoa(lines), "--", logProgram, path)
+}
+
+// captureLog runs the log read keeping up to logCaptureLimit of its output
+// (the engine's default capture, 1 MiB, is less than a bounded read).
+func captureLog(ctx context.Context, h module.Host, cmd string) (module.Output, error) {
+	out, errb := module.CapBuffer{Limit: logCaptureLimit}, module.CapBuffer{Limit: 64 << 10}
+	rc, err := h.Run(ctx, cmd, nil, &out, &errb)
+	o := module.Output{Stdout: out.String(), Stderr: errb.String(), RC: rc}
+	if err != nil {
+		if module.IsUnreachable(err) {
+			return o, err
+		}
+		return o, fmt.Errorf("run %q on %s: %w", cmd, h.Name(), err)
+	}
+	return o, nil
 }
 
 // ReadLog reads the GPFS log at path from the daemon's last start and
@@ -71,7 +106,7 @@ func logCommand(path string, head, tail int) string {
 // read, the evidence. A log that does not exist is not an error: exists is
 // false and the summary is empty.
 func ReadLog(ctx context.Context, h module.Host, path string) (s LogSummary, raw string, exists bool, err error) {
-	out, err := Probe(ctx, h, LogCommand(path))
+	out, err := captureLog(ctx, h, LogCommand(path))
 	if err != nil {
 		return LogSummary{}, "", false, err
 	}
@@ -89,11 +124,12 @@ func ReadLog(ctx context.Context, h module.Host, path string) (s LogSummary, raw
 }
 
 // SummarizeLog parses text LogCommand printed (or a plain mmfs.log) and
-// summarises it. A line where LogCommand left lines out of the middle of
-// the run sets Skipped; the parse errors name the line of text.
+// summarises it. The lines LogCommand adds say what it left out: of the
+// middle of the run (Skipped), and how many lines the run has (Lines). The
+// parse errors name the line of text.
 func SummarizeLog(text string) (LogSummary, error) {
 	z := newSummarizer()
-	line := 0 // lines of text before the section
+	line, total := 0, -1 // lines of text before the section; the run's lines
 	for text != "" {
 		section, marker, rest := cutAtMarker(text)
 		err := gpfs.ScanMmfsLog(section, z.add)
@@ -106,22 +142,35 @@ func SummarizeLog(text string) (LogSummary, error) {
 		line += strings.Count(section, "\n")
 		if marker != "" {
 			line++
-			if strings.HasSuffix(marker, ": the middle of this daemon run") {
-				z.gap(strings.TrimPrefix(marker, "# prova: "))
+			note := strings.TrimPrefix(marker, logMarker)
+			var read, all int
+			switch {
+			case strings.HasSuffix(note, ": the middle of this daemon run"):
+				z.gap(note)
+			case strings.HasSuffix(note, ": before the last daemon start"):
+			default:
+				if n, _ := fmt.Sscanf(note, "%d of the %d lines of this daemon run read:", &read, &all); n != 2 {
+					return LogSummary{}, &parse.Error{Tool: "mmfs.log", Line: line, Text: marker, Reason: "a line prova's log read does not print"}
+				}
+				total = all
 			}
 		}
 		text = rest
 	}
-	return z.done(), nil
+	s := z.done()
+	if total >= 0 {
+		s.Lines = total
+	}
+	return s, nil
 }
 
 // cutAtMarker splits text at its first marker line: the text before it,
 // the marker (without its line end) and the text after.
 func cutAtMarker(text string) (before, marker, after string) {
 	at := -1
-	if strings.HasPrefix(text, logSkipMarker) {
+	if strings.HasPrefix(text, logMarker) {
 		at = 0
-	} else if i := strings.Index(text, "\n"+logSkipMarker); i >= 0 {
+	} else if i := strings.Index(text, "\n"+logMarker); i >= 0 {
 		at = i + 1
 	}
 	if at < 0 {
@@ -144,7 +193,9 @@ type LogSummary struct {
 	PagepoolNotRegistered bool
 	PagepoolLines         []string
 	Errors                []string // error lines ([E] and VERBS RDMA errors), as printed
-	Lines                 int      // entries since the start (read)
+	// Lines is the number of lines since the start: as the read counted
+	// them (it sends only the lines the summary reads), else the entries.
+	Lines int
 	// Skipped says which lines of the run's middle were not read ("lines
 	// 20001-95000 of 100000 not read: the middle of this daemon run"),
 	// empty when the run was read whole.

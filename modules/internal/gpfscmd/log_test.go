@@ -15,11 +15,15 @@ import (
 // runLogCommand runs the log read as a remote shell would, with the real
 // awk of this machine (the program is POSIX awk).
 func runLogCommand(t *testing.T, path string, head, tail int) (stdout, stderr string, rc int) {
+	return runLogCommandN(t, path, head, tail, logTailLines)
+}
+
+func runLogCommandN(t *testing.T, path string, head, tail, ring int) (stdout, stderr string, rc int) {
 	t.Helper()
 	if _, err := exec.LookPath("awk"); err != nil {
 		t.Fatalf("awk: %v (the GPFS log is read with awk)", err)
 	}
-	cmd := exec.Command("sh", "-c", logCommand(path, head, tail))
+	cmd := exec.Command("sh", "-c", logCommand(path, head, tail, ring))
 	cmd.Dir = filepath.Dir(path)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -64,16 +68,54 @@ func run(from int, peers int, closed map[int]bool) []string {
 	return l
 }
 
+// relevant drops the lines the read does not send (run's "Removing old"
+// script line) and adds its count line.
+func relevant(lines []string, runLines int) string {
+	var b strings.Builder
+	n := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "Removing old") {
+			continue
+		}
+		b.WriteString(l + "\n")
+		n++
+	}
+	fmt.Fprintf(&b, "# prova: %d of the %d lines of this daemon run read: its start, VERBS RDMA, [E], ready and shutdown lines\n", n, runLines)
+	return b.String()
+}
+
 func TestLogReadWholeRun(t *testing.T) {
 	lines := run(0, 5, nil)
 	p := writeLog(t, "mmfs.log.latest", lines...)
-	out, _, rc := runLogCommand(t, p, 100, 100)
-	if rc != 0 || out != strings.Join(lines, "\n")+"\n" {
-		t.Fatalf("rc %d, output:\n%s", rc, out)
+	out, _, rc := runLogCommand(t, p, 1e6, 1e5)
+	if want := relevant(lines, len(lines)); rc != 0 || out != want {
+		t.Fatalf("rc %d, output:\n%s\nwant:\n%s", rc, out, want)
 	}
 	s, err := SummarizeLog(out)
 	if err != nil || !s.StartFound || s.Skipped != "" || len(s.Peers) != 5 || len(s.ConnectedTo) != 5 || s.Lines != len(lines) {
 		t.Fatalf("summary %+v, %v", s, err)
+	}
+}
+
+// Lines the summary does not read are not sent, and the first line of a
+// run without a start always is (so that a file that is no GPFS log is
+// still refused by the parser).
+func TestLogReadSendsOnlyWhatTheSummaryReads(t *testing.T) {
+	lines := []string{stamp(0) + " [N] Connecting to 10.0.0.2 gpfs02 <c0n1>:[0]", stamp(1) + " [I] Connected to 10.0.0.2 gpfs02 <c0n1>:[0]",
+		stamp(2) + " [E] Unable to contact any quorum nodes", stamp(3) + " [I] VERBS RDMA started."}
+	out, _, _ := runLogCommand(t, writeLog(t, "log", lines...), 1e6, 1e5)
+	want := lines[0] + "\n" + lines[2] + "\n" + lines[3] + "\n# prova: 3 of the 4 lines of this daemon run read: its start, VERBS RDMA, [E], ready and shutdown lines\n"
+	if out != want {
+		t.Fatalf("output:\n%s\nwant:\n%s", out, want)
+	}
+	s, err := SummarizeLog(out)
+	if err != nil || s.StartFound || s.Lines != 4 || len(s.Errors) != 1 || !s.VerbsStarted {
+		t.Fatalf("summary %+v, %v", s, err)
+	}
+	out, _, _ = runLogCommand(t, writeLog(t, "passwd", "root:x:0:0:root:/root:/bin/bash", "daemon:x:1:1::/usr/sbin:/usr/sbin/nologin"), 1e6, 1e5)
+	var pe *parse.Error
+	if _, err := SummarizeLog(out); !errors.As(err, &pe) || !strings.Contains(pe.Reason, "not an mmfs.log") {
+		t.Fatalf("a file that is no GPFS log: %v\n%s", err, out)
 	}
 }
 
@@ -83,14 +125,14 @@ func TestLogReadWholeRun(t *testing.T) {
 func TestLogReadFromLastStart(t *testing.T) {
 	first, second := run(0, 3, map[int]bool{2: true}), run(1000, 4, nil)
 	p := writeLog(t, "mmfs.log.latest", append(append([]string{}, first...), second...)...)
-	out, _, _ := runLogCommand(t, p, 100, 100)
+	out, _, _ := runLogCommand(t, p, 1e6, 1e5)
 	want := fmt.Sprintf("# prova: lines 1-%d of %d not read: before the last daemon start\n", len(first), len(first)+len(second)) +
-		strings.Join(second, "\n") + "\n"
+		relevant(second, len(second))
 	if out != want {
 		t.Fatalf("output:\n%s\nwant:\n%s", out, want)
 	}
 	s, err := SummarizeLog(out)
-	if err != nil || !s.StartFound || len(s.Closed) != 0 || len(s.Peers) != 4 || s.Skipped != "" {
+	if err != nil || !s.StartFound || len(s.Closed) != 0 || len(s.Peers) != 4 || s.Skipped != "" || s.Lines != len(second) {
 		t.Fatalf("summary %+v, %v", s, err)
 	}
 }
@@ -101,7 +143,7 @@ func TestLogReadRunBoundaries(t *testing.T) {
 	lines := append(run(0, 2, nil), stamp(500)+" [N] mmfsd ready", stamp(501)+" [I] mmfsd initializing. {Version: 5.1.9.0} ...",
 		stamp(502)+" [I] VERBS RDMA connected to 10.0.0.9 (gpfs09) on mlx5_0 port 1 fabnum 0 index 1 cookie 1")
 	p := writeLog(t, "log", lines...)
-	out, _, _ := runLogCommand(t, p, 100, 100)
+	out, _, _ := runLogCommand(t, p, 1e6, 1e5)
 	if !strings.HasPrefix(out, fmt.Sprintf("# prova: lines 1-%d of %d not read", len(lines)-2, len(lines))) {
 		t.Fatalf("output:\n%s", out)
 	}
@@ -111,40 +153,69 @@ func TestLogReadRunBoundaries(t *testing.T) {
 	}
 }
 
-// A run longer than head+tail lines: its start and its end, the lines
-// between named; the witness's peers are those logged after the skip.
+// A run longer than the bounds: its start and its end, the lines between
+// named; the witness's peers are those logged after the skip.
 func TestLogReadLongRun(t *testing.T) {
 	lines := run(0, 40, map[int]bool{3: true})
 	// Peer 3 closed early (in the head) and 39 at the end; 2 reconnects.
 	lines = append(lines, stamp(900)+" [E] VERBS RDMA closed connection to 10.0.0.39 (gpfs39) on mlx5_0 port 1 fabnum 0 index 1 cookie 1 error 233",
 		stamp(901)+" [I] VERBS RDMA connected to 10.0.0.2 (gpfs02) on mlx5_0 port 1 fabnum 0 index 1 cookie 1")
-	p := writeLog(t, "mmfs.log.latest", lines...)
-	out, _, _ := runLogCommand(t, p, 10, 5)
-	n := len(lines)
-	want := strings.Join(lines[:10], "\n") + "\n" +
-		fmt.Sprintf("# prova: lines 11-%d of %d not read: the middle of this daemon run\n", n-5, n) +
-		strings.Join(lines[n-5:], "\n") + "\n"
-	if out != want {
-		t.Fatalf("output:\n%s\nwant:\n%s", out, want)
+	// The bounds: the first 10 lines sent (the start, initializing,
+	// started and 7 peers) and the last 5.
+	var sent []string
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "Removing old") {
+			sent = append(sent, l)
+		}
 	}
-	s, err := SummarizeLog(out)
-	if err != nil {
-		t.Fatal(err)
+	size := func(ls []string) int {
+		n := 0
+		for _, l := range ls {
+			n += len(l) + 1
+		}
+		return n
 	}
-	if !s.StartFound || s.Skipped != fmt.Sprintf("lines 11-%d of %d not read: the middle of this daemon run", n-5, n) || s.Lines != 15 {
-		t.Fatalf("summary %+v", s)
+	head, tail := size(sent[:10]), size(sent[len(sent)-5:])
+	for _, ring := range []int{5, 6, 100} { // the ring holds at least what the tail bound keeps
+		p := writeLog(t, "mmfs.log.latest", lines...)
+		out, _, _ := runLogCommandN(t, p, head, tail, ring)
+		n := len(lines)
+		want := strings.Join(sent[:10], "\n") + "\n" +
+			fmt.Sprintf("# prova: lines 12-%d of %d not read: the middle of this daemon run\n", n-5, n) +
+			strings.Join(sent[len(sent)-5:], "\n") + "\n" +
+			fmt.Sprintf("# prova: 15 of the %d lines of this daemon run read: its start, VERBS RDMA, [E], ready and shutdown lines\n", n)
+		if out != want {
+			t.Fatalf("ring %d: output:\n%s\nwant:\n%s", ring, out, want)
+		}
+		s, err := SummarizeLog(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.StartFound || s.Skipped != fmt.Sprintf("lines 12-%d of %d not read: the middle of this daemon run", n-5, n) || s.Lines != n {
+			t.Fatalf("summary %+v", s)
+		}
+		var peers []string
+		for _, p := range s.Peers {
+			peers = append(peers, fmt.Sprintf("%s:%s", p.Name, p.LastEvent))
+		}
+		// Only the peers with a line after the skip; gpfs03's close (before it)
+		// is among the closed all the same.
+		if got := strings.Join(peers, " "); got != "gpfs38:verbs_connected gpfs39:verbs_closed gpfs40:verbs_connected gpfs02:verbs_connected" {
+			t.Errorf("peers after the skip: %s", got)
+		}
+		if strings.Join(s.Closed, " ") != "gpfs03 gpfs39" {
+			t.Errorf("closed %v", s.Closed)
+		}
 	}
-	var peers []string
-	for _, p := range s.Peers {
-		peers = append(peers, fmt.Sprintf("%s:%s", p.Name, p.LastEvent))
+}
+
+// The bounded read fits what ReadLog keeps of the output.
+func TestLogReadFitsItsCapture(t *testing.T) {
+	if LogHeadBytes+LogTailBytes+3*200 > logCaptureLimit {
+		t.Fatalf("head %d + tail %d + the lines prova adds > capture %d", LogHeadBytes, LogTailBytes, logCaptureLimit)
 	}
-	// Only the peers with a line after the skip; gpfs03's close (before it)
-	// is among the closed all the same.
-	if got := strings.Join(peers, " "); got != "gpfs38:verbs_connected gpfs39:verbs_closed gpfs40:verbs_connected gpfs02:verbs_connected" {
-		t.Errorf("peers after the skip: %s", got)
-	}
-	if strings.Join(s.Closed, " ") != "gpfs03 gpfs39" {
-		t.Errorf("closed %v", s.Closed)
+	if !strings.Contains(LogCommand("/var/adm/ras/mmfs.log.latest"), fmt.Sprintf("-v h=%d -v t=%d -v n=%d -- ", LogHeadBytes, LogTailBytes, logTailLines)) {
+		t.Fatal(LogCommand("/var/adm/ras/mmfs.log.latest"))
 	}
 }
 
@@ -160,7 +231,7 @@ func TestLogReadEmptyMissingAndOddPaths(t *testing.T) {
 	// A relative path that looks like an awk assignment or an option.
 	for _, name := range []string{"a=b", "-v"} {
 		p := writeLog(t, name, run(0, 1, nil)...)
-		cmd := logCommand(name, 10, 5)
+		cmd := logCommand(name, 1000, 500, 10)
 		if !strings.HasSuffix(cmd, " ./"+name) && !strings.HasSuffix(cmd, " './"+name+"'") {
 			t.Fatalf("command %s", cmd)
 		}
