@@ -87,10 +87,12 @@ func logCommand(path string, head, tail, lines int) string {
 }
 
 // captureLog runs the log read keeping up to logCaptureLimit of its output
-// (the engine's default capture, 1 MiB, is less than a bounded read).
+// (the engine's default capture, 1 MiB, is less than a bounded read), in a
+// strings.Builder: the text is not copied again to become the string the
+// evidence keeps.
 func captureLog(ctx context.Context, h module.Host, cmd string) (module.Output, error) {
-	out, errb := module.CapBuffer{Limit: logCaptureLimit}, module.CapBuffer{Limit: 64 << 10}
-	rc, err := h.Run(ctx, cmd, nil, &out, &errb)
+	out, errb := &logBuffer{limit: logCaptureLimit}, &logBuffer{limit: 64 << 10}
+	rc, err := h.Run(ctx, cmd, nil, out, errb)
 	o := module.Output{Stdout: out.String(), Stderr: errb.String(), RC: rc}
 	if err != nil {
 		if module.IsUnreachable(err) {
@@ -99,6 +101,30 @@ func captureLog(ctx context.Context, h module.Host, cmd string) (module.Output, 
 		return o, fmt.Errorf("run %q on %s: %w", cmd, h.Name(), err)
 	}
 	return o, nil
+}
+
+// logBuffer is module.CapBuffer over a strings.Builder: it keeps at most
+// limit bytes, never fails a write, and says when it dropped some.
+type logBuffer struct {
+	limit     int
+	b         strings.Builder
+	truncated bool
+}
+
+func (w *logBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := w.limit - w.b.Len(); len(p) > room {
+		p, w.truncated = p[:max(room, 0)], true
+	}
+	w.b.Write(p)
+	return n, nil
+}
+
+func (w *logBuffer) String() string {
+	if w.truncated {
+		return w.b.String() + "\n[output truncated]\n"
+	}
+	return w.b.String()
 }
 
 // ReadLog reads the GPFS log at path from the daemon's last start and
@@ -115,6 +141,9 @@ func ReadLog(ctx context.Context, h module.Host, path string) (s LogSummary, raw
 			return newSummarizer().done(), "", false, nil
 		}
 		return LogSummary{}, out.Stdout, false, Failure(h, "awk "+path, out)
+	}
+	if strings.HasSuffix(out.Stdout, "\n[output truncated]\n") { // the bounds are below the limit: not the awk above
+		return LogSummary{}, out.Stdout, true, fmt.Errorf("mmfs.log on %s: the read of %s printed more than %d bytes, more than its bounds allow: is awk the POSIX one?", h.Name(), path, logCaptureLimit)
 	}
 	s, err = SummarizeLog(out.Stdout)
 	if err != nil {

@@ -254,3 +254,20 @@ func TestSummarizeLogErrorLine(t *testing.T) {
 		t.Fatalf("error %v (line %d), want line 4", err, pe.Line)
 	}
 }
+
+func TestLogBufferKeepsItsLimit(t *testing.T) {
+	w := &logBuffer{limit: 5}
+	for _, p := range []string{"abc", "def", "gh"} {
+		if n, err := w.Write([]byte(p)); n != len(p) || err != nil {
+			t.Fatalf("write %q: %d %v", p, n, err)
+		}
+	}
+	if got := w.String(); got != "abcde\n[output truncated]\n" {
+		t.Fatalf("%q", got)
+	}
+	w = &logBuffer{limit: 5}
+	w.Write([]byte("abc\n"))
+	if got := w.String(); got != "abc\n" {
+		t.Fatalf("%q", got)
+	}
+}
