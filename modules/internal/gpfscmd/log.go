@@ -86,53 +86,12 @@ func logCommand(path string, head, tail, lines int) string {
 	return module.Command("awk", "-v", "h="+strconv.Itoa(head), "-v", "t="+strconv.Itoa(tail), "-v", "n="+strconv.Itoa(lines), "--", logProgram, path)
 }
 
-// captureLog runs the log read keeping up to logCaptureLimit of its output
-// (the engine's default capture, 1 MiB, is less than a bounded read), in a
-// strings.Builder: the text is not copied again to become the string the
-// evidence keeps.
-func captureLog(ctx context.Context, h module.Host, cmd string) (module.Output, error) {
-	out, errb := &logBuffer{limit: logCaptureLimit}, &logBuffer{limit: 64 << 10}
-	rc, err := h.Run(ctx, cmd, nil, out, errb)
-	o := module.Output{Stdout: out.String(), Stderr: errb.String(), RC: rc}
-	if err != nil {
-		if module.IsUnreachable(err) {
-			return o, err
-		}
-		return o, fmt.Errorf("run %q on %s: %w", cmd, h.Name(), err)
-	}
-	return o, nil
-}
-
-// logBuffer is module.CapBuffer over a strings.Builder: it keeps at most
-// limit bytes, never fails a write, and says when it dropped some.
-type logBuffer struct {
-	limit     int
-	b         strings.Builder
-	truncated bool
-}
-
-func (w *logBuffer) Write(p []byte) (int, error) {
-	n := len(p)
-	if room := w.limit - w.b.Len(); len(p) > room {
-		p, w.truncated = p[:max(room, 0)], true
-	}
-	w.b.Write(p)
-	return n, nil
-}
-
-func (w *logBuffer) String() string {
-	if w.truncated {
-		return w.b.String() + "\n[output truncated]\n"
-	}
-	return w.b.String()
-}
-
 // ReadLog reads the GPFS log at path from the daemon's last start and
 // summarises it while it parses (the entries are not kept). raw is the text
 // read, the evidence. A log that does not exist is not an error: exists is
 // false and the summary is empty.
 func ReadLog(ctx context.Context, h module.Host, path string) (s LogSummary, raw string, exists bool, err error) {
-	out, err := captureLog(ctx, h, LogCommand(path))
+	out, err := capture(ctx, h, LogCommand(path), logCaptureLimit) // more than the engine's default 1 MiB
 	if err != nil {
 		return LogSummary{}, "", false, err
 	}
