@@ -199,3 +199,54 @@ func FuzzVerbsMatchersSameAsRegexps(f *testing.F) {
 	f.Add("from a (b) on c port 12x index -3 error 4_ cookie 5-")
 	f.Fuzz(func(t *testing.T, s string) { sameAsRegexps(t, s) })
 }
+
+// sameConnsAsOld fails t when ParseVerbsConn (and ParseVerbsConnText)
+// read data otherwise than the parser they replaced (verbs_conn_old_test.go).
+func sameConnsAsOld(t *testing.T, name string, data []byte) {
+	t.Helper()
+	want, werr := oldParseVerbsConn(data)
+	for _, parse := range []func() (*VerbsConns, error){
+		func() (*VerbsConns, error) { return ParseVerbsConn(data) },
+		func() (*VerbsConns, error) { return ParseVerbsConnText(string(data)) },
+	} {
+		got, gerr := parse()
+		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
+			t.Fatalf("%s: error %v, the old parser's %v", name, gerr, werr)
+		}
+		if werr == nil && mustJSON(got) != mustJSON(want) {
+			t.Fatalf("%s: the parsers differ\nnew %s\nold %s", name, mustJSON(got), mustJSON(want))
+		}
+	}
+}
+
+// The lab-shaped table of a 1,000-node cluster (docs/gpfs-verbs-conn.md),
+// its header-less form, and every real GPFS sample, each output of them.
+func TestVerbsConnSameAsOld(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("RDMA Connections between nodes:\n  destination     hostname   state      device   port  qps\n")
+	for p := 2; p <= 1000; p++ {
+		state := "connected"
+		if p%97 == 0 {
+			state = "disconnected"
+		}
+		fmt.Fprintf(&b, "  10.0.%d.%d  gpfs%04d  %s  mlx5_%d  1  2\n", p/250, p%250, p, state, p%2)
+	}
+	lab := b.String()
+	for i, s := range []string{lab, lab[:len(lab)-7], strings.ReplaceAll(lab, "\n", "\r\n"), "", "\n", "VERBS RDMA status: disabled\n",
+		"10.0.0.2 gpfs02 connected mlx5_0/1 2\n10.0.0.3 - connected\n", "10.0.0.2 connected mlx5_0 1 2\n", "bogus header line\n",
+		"destination state\n10.0.0.2 connected\n10.0.0.x connected\n", "node state port\ngpfs02 up x\n"} {
+		sameConnsAsOld(t, fmt.Sprintf("text %d", i), []byte(s))
+	}
+	for _, rel := range samples.Glob(t, "gpfs/*.txt") {
+		sameConnsAsOld(t, rel, samples.Read(t, rel))
+		for k, s := range segments(t, rel) {
+			sameConnsAsOld(t, fmt.Sprintf("%s output %d", rel, k), s.out)
+		}
+	}
+}
+
+func FuzzVerbsConnSameAsOld(f *testing.F) {
+	f.Add([]byte("  destination  hostname  state  device  port  qps\n  10.0.0.2  gpfs02  connected  mlx5_0  1  2\n"))
+	f.Add([]byte("10.0.0.2 gpfs02 connected mlx5_0/1 2\n10.0.0.3 - connected"))
+	f.Fuzz(func(t *testing.T, data []byte) { sameConnsAsOld(t, "fuzz input", data) })
+}
