@@ -6,7 +6,8 @@
 // reports wall time, prova's CPU (user + system, with every child it
 // reaped), the lab server's CPU over the run (its own and its reaped
 // children's: the commands that went through /bin/sh), prova's peak RSS,
-// the run record's size (and its run.json, trail and raw blobs) and the
+// the run record's size (and its run.json, trail and raw blobs, the blobs
+// split by the command they were stored for) and the
 // console's line count. BENCHLAB_PROVA names
 // a prova binary (else one is built), BENCHLAB_VARS adds --var settings,
 // BENCHLAB_MARKDOWN receives the table row, BENCHLAB_CONSOLE the console.

@@ -3,11 +3,13 @@ package labverify
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,8 +30,19 @@ type Figures struct {
 	// RunJSON, Events and Raw split RecordBytes: run.json, the trail
 	// (events.jsonl or events.jsonl.gz) and the raw blobs.
 	RunJSON, Events, Raw int64
-	ConsoleLines         int
-	ExitCode             int
+	// RawBy splits Raw by the command (evidence name) a blob was stored
+	// for, largest first; a blob stored for two names counts once, for
+	// the first seen.
+	RawBy        []CommandBytes
+	ConsoleLines int
+	ExitCode     int
+}
+
+// CommandBytes is the stored size of one command's raw blobs.
+type CommandBytes struct {
+	Command string
+	Bytes   int64
+	Blobs   int
 }
 
 // Markdown is one table row.
@@ -105,6 +118,11 @@ func BenchmarkLabVerify(b *testing.B) {
 		b.ReportMetric(float64(f.ConsoleLines), "console-lines")
 		row := f.Markdown()
 		b.Log("| nodes | wall | prova CPU s | lab CPU s | prova peak RSS MiB | record MB | console lines |\n" + row)
+		by := fmt.Sprintf("record %.1f MB: run.json %.2f, trail %.2f, raw %.1f", float64(f.RecordBytes)/1e6, float64(f.RunJSON)/1e6, float64(f.Events)/1e6, float64(f.Raw)/1e6)
+		for _, c := range f.RawBy {
+			by += fmt.Sprintf("\n  raw %-40s %8.1f MB in %d blobs", c.Command, float64(c.Bytes)/1e6, c.Blobs)
+		}
+		b.Log(by)
 		for _, g := range f.Goals() {
 			fmt.Println(g)
 		}
@@ -185,6 +203,7 @@ func runOnce(b *testing.B, ctx context.Context, prova, root string, nodes int) F
 		b.Errorf("the console's end does not name gpfs04:\n%s", console.last())
 	}
 	f.RecordBytes, f.RunJSON, f.Events, f.Raw = recordSize(b, filepath.Join(work, ".prova", "runs"))
+	f.RawBy = rawByCommand(b, filepath.Join(work, ".prova", "runs"))
 	return f
 }
 
@@ -234,6 +253,64 @@ func recordSize(b *testing.B, dir string) (all, runJSON, events, raw int64) {
 		b.Fatalf("run record: %v", err)
 	}
 	return all, runJSON, events, raw
+}
+
+// rawByCommand reads each run.json under dir (record format 3: steps,
+// hosts, raw: evidence name -> blob path) and sums the blobs' stored sizes
+// per evidence name.
+func rawByCommand(b *testing.B, dir string) []CommandBytes {
+	runs, err := filepath.Glob(filepath.Join(dir, "*", "run.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sizes := map[string]*CommandBytes{}
+	seen := map[string]bool{}
+	for _, p := range runs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var rec struct {
+			Steps []struct {
+				Hosts map[string]struct {
+					Raw map[string]string `json:"raw"`
+				} `json:"hosts"`
+			} `json:"steps"`
+		}
+		if err := json.Unmarshal(data, &rec); err != nil {
+			b.Fatalf("%s: %v", p, err)
+		}
+		for _, st := range rec.Steps {
+			for _, h := range st.Hosts {
+				for name, blob := range h.Raw {
+					path := filepath.Join(filepath.Dir(p), filepath.FromSlash(blob))
+					if seen[path] {
+						continue
+					}
+					seen[path] = true
+					fi, err := os.Stat(path)
+					if err != nil {
+						continue // not stored (over the raw cap) or not a blob
+					}
+					c := sizes[name]
+					if c == nil {
+						c = &CommandBytes{Command: name}
+						sizes[name] = c
+					}
+					c.Bytes += fi.Size()
+					c.Blobs++
+				}
+			}
+		}
+	}
+	out := make([]CommandBytes, 0, len(sizes))
+	for _, c := range sizes {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Bytes > out[j].Bytes || out[i].Bytes == out[j].Bytes && out[i].Command < out[j].Command
+	})
+	return out
 }
 
 // lineCounter counts lines and keeps the last 40.

@@ -57,13 +57,13 @@ func (*Log) Doc() module.Doc {
 		Summary: "Summarises what the GPFS log (mmfs.log.latest) says about RDMA since the daemon last started. Read-only.",
 		Args:    map[string]string{"path": "The log to read, default \"/var/adm/ras/mmfs.log.latest\"."},
 		Outputs: map[string]string{
-			"start_found":       "False when the last 5000 lines show no daemon start; the outputs then cover all of them.",
+			"start_found":       "False when the log shows no daemon start (it is read from the last one on); the outputs then cover all of it.",
 			"verbs_started":     "A \"VERBS RDMA started\" line was logged.",
 			"connected_to":      "Peers (name, else IP) with a \"VERBS RDMA connected to\" line.",
 			"closed":            "Peers with a closed-connection or disconnect line.",
 			"library_not_found": "The RDMA library (libibverbs) could not be loaded.",
 			"errors":            "Error lines ([E], VERBS RDMA errors) as logged, without their timestamp.",
-			"lines":             "Number of log entries since the daemon started.",
+			"lines":             "Number of log lines since the daemon started (counted on the host, which sends only the lines the summary reads).",
 		},
 		Example: `step "gpfs_log" "log" {
   hosts = "gpfs"
@@ -86,11 +86,10 @@ func (*Log) Reads(v cty.Value) string {
 func (*Log) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {
 	resp := module.ApplyResponse{Outputs: cty.NullVal(outputsType)}
 	path := req.Args.GetAttr("path").AsString()
-	l, raw, exists, err := gpfscmd.ReadLog(ctx, req.Host, path)
+	s, raw, exists, err := gpfscmd.ReadLog(ctx, req.Host, path)
 	if err != nil {
 		return resp, err
 	}
-	s := gpfscmd.Summarize(l)
 	resp.Evidence = map[string]string{path: raw}
 	resp.Outputs = cty.ObjectVal(map[string]cty.Value{
 		"start_found": cty.BoolVal(s.StartFound), "verbs_started": cty.BoolVal(s.VerbsStarted),
@@ -104,7 +103,10 @@ func (*Log) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyRes
 		resp.Message = fmt.Sprintf("%d entries since the daemon started: verbs started %t, %d RDMA peer(s) connected, %d closed, %d error line(s)",
 			s.Lines, s.VerbsStarted, len(s.ConnectedTo), len(s.Closed), len(s.Errors))
 		if !s.StartFound {
-			resp.Message += " (no daemon start in the last lines read)"
+			resp.Message += " (the log shows no daemon start)"
+		}
+		if s.Skipped != "" {
+			resp.Message += " (" + s.Skipped + ")"
 		}
 	}
 	return resp, nil

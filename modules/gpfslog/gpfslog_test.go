@@ -17,7 +17,7 @@ import (
 	"github.com/provadev/prova/parse"
 )
 
-const tail = `^tail -n 5000 -- /var/adm/ras/mmfs.log.latest$`
+const tail = `(?s)^awk -v h=\d+ -v t=\d+ -v n=\d+ -- .* /var/adm/ras/mmfs\.log\.latest$`
 
 const verbsRun = `2025-09-12_15:00:58.100+0200: runmmfs starting
 2025-09-12_15:00:59.000+0200: [I] VERBS RDMA starting with verbsRdmaCm=no verbsRdmaSend=no verbsRdmaUseMultiCqThreads=yes verbsRdmaUseCompVectors=yes
@@ -40,9 +40,9 @@ func TestConformance(t *testing.T) {
 	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "verbs_run", Setup: func(h *moduletest.FakeHost) { h.Reply(tail, moduletest.Reply{Stdout: verbsRun}) }},
 		{Name: "custom_path", Body: `path = "/var/mmfs/gen/mmfslog"`, Setup: func(h *moduletest.FakeHost) {
-			h.Reply(`^tail -n 5000 -- /var/mmfs/gen/mmfslog$`, moduletest.Reply{Stdout: logSample(t)})
+			h.Reply(`(?s)^awk -v h=\d+ -v t=\d+ -v n=\d+ -- .* /var/mmfs/gen/mmfslog$`, moduletest.Reply{Stdout: logSample(t)})
 		}},
-	}, `^tail -n \d+ -- `))
+	}, `^awk -v h=\d+ -v t=\d+ -v n=\d+ -- `))
 }
 
 func decode(t *testing.T, src string) cty.Value {

@@ -104,12 +104,12 @@ func gather(ctx context.Context, h module.Host, a args) (Facts, map[string]strin
 	if a.Missing != nil {
 		f.Missing = a.Missing
 	}
-	l, logRaw, _, err := gpfscmd.ReadLog(ctx, h, a.LogPath)
+	lg, logRaw, _, err := gpfscmd.ReadLog(ctx, h, a.LogPath)
 	if err != nil {
 		return f, raw, err
 	}
 	raw[a.LogPath] = logRaw
-	f.Log = gpfscmd.Summarize(l)
+	f.Log = lg
 	f.PeerKey = peerKeys(cl, a.Versions)
 	nd, ndRaw, down, err := gpfscmd.Network(ctx, h)
 	if err != nil {

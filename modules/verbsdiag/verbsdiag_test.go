@@ -15,7 +15,9 @@ import (
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/module/moduletest"
 	"github.com/provadev/prova/internal/testkit/samples"
+	"github.com/provadev/prova/modules/internal/gpfscmd"
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/gpfs"
 )
 
 // node is one fake node's tool outputs.
@@ -68,7 +70,7 @@ func (n node) setup(h *moduletest.FakeHost) {
 	}
 	h.Reply(`mmfsadm test verbs conn$`, moduletest.Reply{Stdout: conn.String()})
 	h.Reply(`mmdiag --network$`, moduletest.Reply{Stdout: n.network()})
-	h.Reply(`^tail -n 5000 -- /var/adm/ras/mmfs.log.latest$`, moduletest.Reply{Stdout: n.log})
+	h.Reply(`(?s)^awk -v h=\d+ -v t=\d+ -v n=\d+ -- .* /var/adm/ras/mmfs\.log\.latest$`, moduletest.Reply{Stdout: n.log})
 }
 
 // network is mmdiag --network as the lab prints it: TCP to every peer, an
@@ -102,7 +104,7 @@ func TestConformance(t *testing.T) {
 	moduletest.Run(t, New(), moduletest.WithProbes([]moduletest.Case{
 		{Name: "healthy", Setup: healthy("fake1").setup},
 		{Name: "port_missing", Body: `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "23.10-1.1.9.0" }`, Setup: bad.setup},
-	}, `^ibstat`, `^ibdev2netdev$`, `^ofed_info -s$`, `^hostname; hostname -I$`, `mmlsconfig -Y$`, `mmlscluster$`, `mmfsadm test verbs (status|conns?)$`, `mmdiag --(verbs -Y|network)$`, `^tail -n \d+ -- `, `^systemctl is-active gpfs$`, `mmdiag --config -Y$`, `mmgetstate -Y$`))
+	}, `^ibstat`, `^ibdev2netdev$`, `^ofed_info -s$`, `^hostname; hostname -I$`, `mmlsconfig -Y$`, `mmlscluster$`, `mmfsadm test verbs (status|conns?)$`, `mmdiag --(verbs -Y|network)$`, `^awk -v h=\d+ -v t=\d+ -v n=\d+ -- `, `^systemctl is-active gpfs$`, `mmdiag --config -Y$`, `mmgetstate -Y$`))
 }
 
 const versions = `ofed_versions = { gpfs01 = "23.10-1.1.9.0", gpfs02 = "23.10-1.1.9.0", gpfs03 = "23.10-1.1.9.0" }`
@@ -300,5 +302,21 @@ func TestWitnesses(t *testing.T) {
 	_, _, lines = witnesses(t, n)
 	if !strings.Contains(strings.Join(lines, "\n"), "GPFS log: no opinion: the log read does not show the daemon's start") {
 		t.Errorf("lines:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// A GPFS log read in part judges only the peers it logged after the skip,
+// and its witness line says so.
+func TestLogWitnessReadInPart(t *testing.T) {
+	l := gpfscmd.LogSummary{StartFound: true, Skipped: "lines 20001-95000 of 100000 not read: the middle of this daemon run",
+		Peers: []gpfs.VerbsPeerLog{{IP: "10.0.0.2", Name: "gpfs02", Connected: 1, LastEvent: gpfs.EventVerbsConnected}}}
+	id := func(s string) string { return s }
+	w := logWitness(l, []string{"gpfs02", "gpfs03"}, id)
+	if !w.Opinion || !w.RDMA["gpfs02"] || w.RDMA["gpfs03"] || w.NoRDMA["gpfs03"] || !strings.Contains(w.Note, "20001-95000") {
+		t.Fatalf("witness %+v", w)
+	}
+	_, lines, _ := compare([]string{"gpfs02", "gpfs03"}, connWitness([]string{"gpfs02", "gpfs03"}, nil), w)
+	if got := lines[1]; got != "GPFS log: 1 peer(s) over RDMA, 0 without (none) (lines 20001-95000 of 100000 not read: the middle of this daemon run; only peers logged after them are judged)" {
+		t.Errorf("witness line %q", got)
 	}
 }

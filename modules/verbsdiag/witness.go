@@ -26,6 +26,9 @@ type Witness struct {
 	RDMA    map[string]bool
 	NoRDMA  map[string]bool
 	Why     string // when Opinion is false
+	// Note qualifies an opinion: the GPFS log read in part (a run longer
+	// than what is read) judges only the peers it logged after the skip.
+	Note string
 }
 
 // networkWitness reads mmdiag --network: an expected peer with a connected
@@ -76,6 +79,9 @@ func logWitness(l gpfscmd.LogSummary, expected []string, resolve func(string) st
 		return w
 	}
 	w.Opinion = true
+	if l.Skipped != "" {
+		w.Note = l.Skipped + "; only peers logged after them are judged"
+	}
 	want := set(expected)
 	for _, p := range l.Peers {
 		name := resolve(p.Name)
@@ -126,7 +132,11 @@ func compare(expected []string, ws ...Witness) (agree bool, lines []string, summ
 				against = append(against, fmt.Sprintf("shows %s without RDMA", p))
 			}
 		}
-		lines = append(lines, fmt.Sprintf("%s: %d peer(s) over RDMA, %d without (%s)", w.Name, len(w.RDMA), len(w.NoRDMA), joinFew(keys(w.NoRDMA, expected), 5)))
+		line := fmt.Sprintf("%s: %d peer(s) over RDMA, %d without (%s)", w.Name, len(w.RDMA), len(w.NoRDMA), joinFew(keys(w.NoRDMA, expected), 5))
+		if w.Note != "" {
+			line += " (" + w.Note + ")"
+		}
+		lines = append(lines, line)
 		if len(against) > 0 {
 			agree = false
 			lines = append(lines, fmt.Sprintf("%s disagrees with verbs conn: %s", w.Name, joinFew(against, 5)))

@@ -2,6 +2,7 @@ package gpfs
 
 import (
 	"fmt"
+	"hash/maphash"
 	"regexp"
 	"strings"
 	"time"
@@ -76,13 +77,9 @@ const (
 )
 
 var (
-	isoStamp   = regexp.MustCompile(`^\d{4}-\d\d-\d\d_`)
-	oldStamp   = regexp.MustCompile(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [A-Z+\-0-9]+)? \d{4}: `)
-	severityRe = regexp.MustCompile(`^\[([A-Z])\] `)
-	verbsPeer  = regexp.MustCompile(`(?:to|from) (\S+) \(([^)]*)\)(?: on (\S+) port (\d+))?`)
-	verbsNum   = regexp.MustCompile(`\b(fabnum|index|cookie|error) (-?\d+)\b`)
-	verbsLib   = regexp.MustCompile(`VERBS RDMA(?: library)?:? (\S+) not found`)
-	tcpPeer    = regexp.MustCompile(`^(Connecting to|Connected to|Accepted and connected to|Close connection to) (\S+) (\S+)(?: <([a-z0-9]+)>)?`)
+	oldStamp = regexp.MustCompile(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [A-Z+\-0-9]+)? \d{4}: `)
+	verbsLib = regexp.MustCompile(`VERBS RDMA(?: library)?:? (\S+) not found`)
+	tcpPeer  = regexp.MustCompile(`^(Connecting to|Connected to|Accepted and connected to|Close connection to) (\S+) (\S+)(?: <([a-z0-9]+)>)?`)
 )
 
 var oldLayouts = []string{
@@ -94,38 +91,70 @@ var oldLayouts = []string{
 // ("2025-09-12_15:01:03.590+0200: ") that does not parse is an error; lines
 // without a timestamp are kept as untimed entries.
 func ParseMmfsLog(data []byte) (*Log, error) {
-	const tool = "mmfs.log"
-	if err := parse.Complete(tool, data); err != nil {
+	l := &Log{Entries: []LogEntry{}, Starts: []int{}}
+	err := scanMmfsLog(string(data), func(e *LogEntry, start bool) {
+		if start {
+			l.Starts = append(l.Starts, len(l.Entries))
+		}
+		l.Entries = append(l.Entries, *e)
+	})
+	if err != nil {
 		return nil, err
 	}
-	l := &Log{Entries: []LogEntry{}, Starts: []int{}}
+	l.Empty = len(l.Entries) == 0
+	return l, nil
+}
+
+// ScanMmfsLog reads mmfs.log text as ParseMmfsLog does, with the same
+// errors, and hands each entry to fn in order instead of keeping them:
+// start is true for an entry where a daemon run begins (an index
+// ParseMmfsLog puts in Log.Starts). e is fn's only while fn runs; its
+// strings are substrings of data (nothing is copied), so a caller that
+// keeps one past data's life clones it. Reading a long log this way holds
+// no more than the text itself and a few words per line.
+func ScanMmfsLog(data string, fn func(e *LogEntry, start bool)) error {
+	return scanMmfsLog(data, fn)
+}
+
+func scanMmfsLog(data string, fn func(e *LogEntry, start bool)) error {
+	const tool = "mmfs.log"
+	if len(data) > 0 && data[len(data)-1] != '\n' { // cut short? the error names the line
+		if err := parse.Complete(tool, []byte(data)); err != nil {
+			return err
+		}
+	}
+	lines := splitLines(data)
 	openRunmmfs := false
 	// A log only grows: a stretch of timestamped lines seen before, met
 	// again with other lines between and no later time, is the log read
 	// twice. One line alone repeating is not enough: a daemon may well log
 	// the same message twice in one second (older stamps have no
-	// milliseconds), so the lines after it must repeat too.
-	seen := map[string]int{}
+	// milliseconds), so the lines after it must repeat too. The lines are
+	// remembered by a hash of their text (the index says which one; equal
+	// text is checked), not by a copy.
+	seen := make(map[uint64]int, len(lines))
+	seed := maphash.MakeSeed()
 	var latest time.Time
-	lines := text.Lines(data)
+	entries, known := 0, false
+	var first LogEntry
 	for i, raw := range lines {
 		if strings.TrimSpace(raw) == "" {
 			continue
 		}
 		if text.Terminal(raw) {
-			return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+			return &parse.Error{Tool: tool, Line: i + 1, Text: raw,
 				Reason: "a login banner or shell prompt, not a log line: paste the log only"}
 		}
 		e := LogEntry{Line: i + 1, Message: strings.TrimSpace(raw)}
 		switch {
-		case isoStamp.MatchString(raw):
+		case isISOStamp(raw):
 			stamp, msg, ok := strings.Cut(raw, ": ")
 			t, err := time.Parse("2006-01-02_15:04:05.000-0700", stamp)
 			if !ok || err != nil {
-				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "bad timestamp"}
+				return &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "bad timestamp"}
 			}
 			e.Time, e.Message = &t, strings.TrimSpace(msg)
-		case oldStamp.MatchString(raw):
+		case mayBeOldStamp(raw) && oldStamp.MatchString(raw):
 			m := oldStamp.FindString(raw)
 			stamp := strings.TrimSuffix(m, ": ")
 			for _, layout := range oldLayouts {
@@ -135,7 +164,7 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 				}
 			}
 			if e.Time == nil {
-				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "bad timestamp"}
+				return &parse.Error{Tool: tool, Line: i + 1, Text: raw, Reason: "bad timestamp"}
 			}
 			e.Message = strings.TrimSpace(raw[len(m):])
 		}
@@ -143,46 +172,101 @@ func ParseMmfsLog(data []byte) (*Log, error) {
 			// The same stamped line again, not later than the latest time
 			// read, not right after itself, and followed by the lines that
 			// followed it: a stretch read twice.
-			if first, dup := seen[raw]; dup && !e.Time.After(latest) && first < i && stretchRepeats(lines, first, i) {
-				return nil, &parse.Error{Tool: tool, Line: i + 1, Text: raw,
+			h := maphash.String(seed, raw)
+			if first, dup := seen[h]; dup && lines[first] == raw && !e.Time.After(latest) && first < i && stretchRepeats(lines, first, i) {
+				return &parse.Error{Tool: tool, Line: i + 1, Text: raw,
 					Reason: fmt.Sprintf("lines %d on again, after other lines: the log read twice?", first+1)}
 			}
-			seen[raw] = i
+			seen[h] = i
 			if e.Time.After(latest) {
 				latest = *e.Time
 			}
 		}
-		if m := severityRe.FindStringSubmatch(e.Message); m != nil {
-			e.Severity = m[1]
-			e.Message = e.Message[len(m[0]):]
+		if sev, ok := severityTag(e.Message); ok {
+			e.Severity = sev
+			e.Message = e.Message[4:]
 		}
 		classify(&e)
+		start := false
 		switch e.Event {
 		case EventDaemonStart:
 			if strings.Contains(e.Message, "runmmfs starting") {
-				l.Starts = append(l.Starts, len(l.Entries))
-				openRunmmfs = true
+				start, openRunmmfs = true, true
 			} else if openRunmmfs {
 				openRunmmfs = false
 			} else {
-				l.Starts = append(l.Starts, len(l.Entries))
+				start = true
 			}
 		case EventDaemonReady, EventDaemonShutdown:
 			openRunmmfs = false
 		}
-		l.Entries = append(l.Entries, e)
+		if entries == 0 {
+			first = e
+		}
+		entries++
+		known = known || e.Time != nil || e.Event != ""
+		fn(&e, start)
 	}
-	if len(l.Entries) == 0 {
-		l.Empty = true
-		return l, nil
+	if entries == 0 || known {
+		return nil
 	}
-	for _, e := range l.Entries {
-		if e.Time != nil || e.Event != "" {
-			return l, nil
+	return &parse.Error{Tool: tool, Line: first.Line, Text: first.Message,
+		Reason: "no line has an mmfs.log timestamp or a GPFS message prova knows: not an mmfs.log"}
+}
+
+// splitLines is text.Lines without copying: the lines are substrings of
+// data, "\r\n" read as "\n".
+func splitLines(data string) []string {
+	if data == "" {
+		return nil
+	}
+	lines := make([]string, 0, strings.Count(data, "\n")+1)
+	for {
+		line, rest, more := strings.Cut(data, "\n")
+		if more {
+			line = strings.TrimSuffix(line, "\r")
+		}
+		lines = append(lines, line)
+		if !more || rest == "" {
+			return lines
+		}
+		data = rest
+	}
+}
+
+// isISOStamp is isoStamp's test (`^\d{4}-\d\d-\d\d_`) without a regexp:
+// it runs on every line.
+func isISOStamp(s string) bool {
+	if len(s) < 11 || s[4] != '-' || s[7] != '-' || s[10] != '_' {
+		return false
+	}
+	for _, k := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if s[k] < '0' || s[k] > '9' {
+			return false
 		}
 	}
-	return nil, &parse.Error{Tool: tool, Line: l.Entries[0].Line, Text: l.Entries[0].Message,
-		Reason: "no line has an mmfs.log timestamp or a GPFS message prova knows: not an mmfs.log"}
+	return true
+}
+
+// mayBeOldStamp: the line starts with a weekday and a space, the only lines
+// oldStamp can match (the regexp runs on those alone).
+func mayBeOldStamp(s string) bool {
+	if len(s) < 4 || s[3] != ' ' {
+		return false
+	}
+	switch s[:3] {
+	case "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun":
+		return true
+	}
+	return false
+}
+
+// severityTag reads a leading "[X] " (X an upper-case letter).
+func severityTag(msg string) (string, bool) {
+	if len(msg) < 4 || msg[0] != '[' || msg[1] < 'A' || msg[1] > 'Z' || msg[2] != ']' || msg[3] != ' ' {
+		return "", false
+	}
+	return msg[1:2], true
 }
 
 // SinceLastStart returns the entries from the last daemon start on, or all
@@ -211,7 +295,9 @@ func classify(e *LogEntry) {
 		e.Event = EventDaemonShutdown
 	case strings.Contains(msg, "VERBS RDMA"):
 		classifyVerbs(e)
-	default:
+	case strings.HasPrefix(msg, "Connecting to "), strings.HasPrefix(msg, "Connected to "),
+		strings.HasPrefix(msg, "Accepted and connected to "), strings.HasPrefix(msg, "Close connection to "):
+		// The regexp runs only on the lines that start as it does.
 		if m := tcpPeer.FindStringSubmatch(msg); m != nil {
 			// Older releases end the name with a full stop before more
 			// text: "Close connection to 192.168.10.109 c5n109. Attempting
@@ -260,11 +346,11 @@ func classifyVerbs(e *LogEntry) {
 	default:
 		e.Event = EventVerbsOther
 	}
-	if m := verbsPeer.FindStringSubmatch(rest); m != nil {
-		p := &LogPeer{IP: m[1], Name: m[2], Device: m[3], Port: optInt(m[4])}
-		for _, n := range verbsNum.FindAllStringSubmatch(rest, -1) {
-			v := optInt(n[2])
-			switch n[1] {
+	if ip, name, dev, port, ok := matchVerbsPeer(rest); ok {
+		p := &LogPeer{IP: ip, Name: name, Device: dev, Port: optInt(port)}
+		eachVerbsNum(rest, func(key, num string) {
+			v := optInt(num)
+			switch key {
 			case "fabnum":
 				p.Fabnum = v
 			case "index":
@@ -274,9 +360,108 @@ func classifyVerbs(e *LogEntry) {
 			case "error":
 				p.Error = v
 			}
-		}
+		})
 		e.Peer = p
 	}
+}
+
+// matchVerbsPeer is the regexp
+//
+//	(?:to|from) (\S+) \(([^)]*)\)(?: on (\S+) port (\d+))?
+//
+// (its leftmost match and submatches) written out: it runs on every VERBS
+// RDMA line of a 1,000-node daemon start, where the regexp and its
+// submatch slices were most of the log's parse time. The differential and
+// fuzz tests hold it to the regexp.
+func matchVerbsPeer(s string) (ip, name, dev, port string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		j := 0
+		switch {
+		case strings.HasPrefix(s[i:], "to "):
+			j = i + 3
+		case strings.HasPrefix(s[i:], "from "):
+			j = i + 5
+		default:
+			continue
+		}
+		k := nonSpace(s, j)
+		if k == j || !strings.HasPrefix(s[k:], " (") {
+			continue
+		}
+		closing := strings.IndexByte(s[k+2:], ')')
+		if closing < 0 {
+			continue
+		}
+		ip, name = s[j:k], s[k+2:k+2+closing]
+		rest := s[k+2+closing+1:]
+		if strings.HasPrefix(rest, " on ") {
+			d := nonSpace(rest, 4)
+			if d > 4 && strings.HasPrefix(rest[d:], " port ") {
+				n := digits(rest, d+6)
+				if n > d+6 {
+					dev, port = rest[4:d], rest[d+6:n]
+				}
+			}
+		}
+		return ip, name, dev, port, true
+	}
+	return "", "", "", "", false
+}
+
+// eachVerbsNum calls fn for each match of `\b(fabnum|index|cookie|error)
+// (-?\d+)\b` in s, in order (written out, as matchVerbsPeer).
+func eachVerbsNum(s string, fn func(key, num string)) {
+	for i := 0; i < len(s); {
+		if i > 0 && isWord(s[i-1]) {
+			i++
+			continue
+		}
+		matched := false
+		for _, key := range [...]string{"fabnum", "index", "cookie", "error"} {
+			if !strings.HasPrefix(s[i:], key) || !strings.HasPrefix(s[i+len(key):], " ") {
+				continue
+			}
+			d := i + len(key) + 1
+			if d < len(s) && s[d] == '-' {
+				d++
+			}
+			end := digits(s, d)
+			if end == d || (end < len(s) && isWord(s[end])) {
+				break
+			}
+			fn(key, s[i+len(key)+1:end])
+			i, matched = end, true
+			break
+		}
+		if !matched {
+			i++
+		}
+	}
+}
+
+// nonSpace returns the end of the run of non-space bytes (RE2's \S:
+// not one of \t \n \f \r and space) at s[from:].
+func nonSpace(s string, from int) int {
+	for from < len(s) {
+		switch s[from] {
+		case '\t', '\n', '\f', '\r', ' ':
+			return from
+		}
+		from++
+	}
+	return from
+}
+
+// digits returns the end of the run of ASCII digits at s[from:].
+func digits(s string, from int) int {
+	for from < len(s) && s[from] >= '0' && s[from] <= '9' {
+		from++
+	}
+	return from
+}
+
+func isWord(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // libraryMissing reports a VERBS line saying the RDMA library could not be

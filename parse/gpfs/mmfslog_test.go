@@ -1,9 +1,12 @@
 package gpfs
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/provadev/prova/internal/testkit/samples"
 )
 
 func TestMmfsLogTCPSample(t *testing.T) {
@@ -305,4 +308,21 @@ func TestMmfsLogRepeatedMessageIsNotASecondCopy(t *testing.T) {
 	stretch := "2024-03-01_10:00:00.000+0000: [I] one\n2024-03-01_10:00:01.000+0000: [I] two\n2024-03-01_10:00:02.000+0000: [I] three\n"
 	_, err = ParseMmfsLog([]byte(stretch + stretch))
 	wantParseError(t, err, "mmfs.log", 4)
+}
+
+// What reading mmfs.log.latest from its first line rests on: GPFS opens a
+// file per daemon start and points mmfs.log.latest (and .previous) at the
+// newest ones, so the file a reader opens begins with the current run.
+// Real listing of /var/adm/ras; the lab names its files the same way.
+func TestMmfsLogOneFilePerRun(t *testing.T) {
+	links := map[string]string{}
+	for _, line := range strings.Split(string(samples.Read(t, "gpfs/ls-latr-var-adm-ras-mmfs-log-links-4.x.txt")), "\n") {
+		if f := strings.Fields(line); len(f) == 11 && f[9] == "->" {
+			links[f[8]] = f[10]
+		}
+	}
+	run := regexp.MustCompile(`^mmfs\.log\.\d{4}\.\d\d\.\d\d\.\d\d\.\d\d\.\d\d\.gpfs01$`)
+	if !run.MatchString(links["mmfs.log.latest"]) || !run.MatchString(links["mmfs.log.previous"]) || links["mmfs.log.latest"] <= links["mmfs.log.previous"] {
+		t.Errorf("links %v", links)
+	}
 }

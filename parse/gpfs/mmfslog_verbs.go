@@ -1,5 +1,7 @@
 package gpfs
 
+import "strings"
+
 // VerbsPeerLog summarises the VERBS RDMA messages about one peer.
 type VerbsPeerLog struct {
 	IP        string `json:"ip"`
@@ -19,37 +21,58 @@ func (p VerbsPeerLog) UpNow() bool { return p.LastEvent == EventVerbsConnected }
 // VERBS RDMA connect/close messages among entries, e.g. the result of
 // Log.SinceLastStart.
 func VerbsPeers(entries []LogEntry) []VerbsPeerLog {
-	var out []VerbsPeerLog
-	at := map[string]int{}
-	for _, e := range entries {
-		if e.Peer == nil {
-			continue
-		}
-		switch e.Event {
-		case EventVerbsConnected, EventVerbsClosed, EventVerbsDisconnected, EventVerbsConnecting:
-		default:
-			continue
-		}
-		k, ok := at[e.Peer.IP]
-		if !ok {
-			k = len(out)
-			at[e.Peer.IP] = k
-			out = append(out, VerbsPeerLog{IP: e.Peer.IP})
-		}
-		p := &out[k]
-		if e.Peer.Name != "" {
-			p.Name = e.Peer.Name
-		}
-		p.LastEvent = e.Event
-		switch e.Event {
-		case EventVerbsConnected:
-			p.Connected++
-		case EventVerbsClosed, EventVerbsDisconnected:
-			p.Closed++
-			if e.Peer.Error != nil {
-				p.LastError = e.Peer.Error
-			}
+	var t VerbsPeerTally
+	for i := range entries {
+		t.Add(&entries[i])
+	}
+	return t.Peers()
+}
+
+// VerbsPeerTally is VerbsPeers one entry at a time, for a log read with
+// ScanMmfsLog: the names it keeps are copies, so the text can go.
+type VerbsPeerTally struct {
+	peers []VerbsPeerLog
+	at    map[string]int
+}
+
+// Add counts e when it is a VERBS RDMA connect/close message about a peer.
+func (t *VerbsPeerTally) Add(e *LogEntry) {
+	if e.Peer == nil {
+		return
+	}
+	switch e.Event {
+	case EventVerbsConnected, EventVerbsClosed, EventVerbsDisconnected, EventVerbsConnecting:
+	default:
+		return
+	}
+	if t.at == nil {
+		t.at = map[string]int{}
+	}
+	k, ok := t.at[e.Peer.IP]
+	if !ok {
+		k = len(t.peers)
+		ip := strings.Clone(e.Peer.IP)
+		t.at[ip] = k
+		t.peers = append(t.peers, VerbsPeerLog{IP: ip})
+	}
+	p := &t.peers[k]
+	if e.Peer.Name != "" && e.Peer.Name != p.Name {
+		p.Name = strings.Clone(e.Peer.Name)
+	}
+	p.LastEvent = e.Event
+	switch e.Event {
+	case EventVerbsConnected:
+		p.Connected++
+	case EventVerbsClosed, EventVerbsDisconnected:
+		p.Closed++
+		if e.Peer.Error != nil {
+			p.LastError = e.Peer.Error
 		}
 	}
-	return out
 }
+
+// Peers is the summary so far, in first-seen order (nil when none).
+func (t *VerbsPeerTally) Peers() []VerbsPeerLog { return t.peers }
+
+// Reset forgets every peer (a daemon start: what came before is another run).
+func (t *VerbsPeerTally) Reset() { t.peers, t.at = nil, nil }

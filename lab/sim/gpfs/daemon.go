@@ -22,6 +22,7 @@ func (s *session) start(name string, t time.Time) bool {
 	m := s.models[name]
 	if m != nil && m.Faults.GPFSNoRestart && !s.joining {
 		s.logs.at(name, t)
+		s.logs.newRun(name)
 		s.logs.plain(name, "runmmfs starting")
 		s.logs.add(name, "E", "mmfsd initialization failed: Unable to start the GPFS daemon (scenario fault gpfs_no_restart)")
 		s.logs.plain(name, "mmfsd: daemon exited")
@@ -42,6 +43,7 @@ func (s *session) start(name string, t time.Time) bool {
 	n.Verbs, n.Ports, n.Conns, n.Index = false, nil, nil, 0
 	l := s.logs
 	l.at(name, t)
+	l.newRun(name)
 	l.plain(name, "runmmfs starting")
 	l.raw(name, "Removing old /var/adm/ras/mmfs.log.* files:")
 	kernel := "5.14.0"

@@ -5,8 +5,12 @@ package gpfs
 // simulator meant.
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	pg "github.com/provadev/prova/parse/gpfs"
 )
@@ -92,7 +96,7 @@ func TestParsersReadSimulatorOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	peers := pg.VerbsPeers(lg.SinceLastStart())
-	if len(lg.Starts) != 2 || len(peers) != 3 || peers[0].UpNow() || peers[0].LastError == nil || *peers[0].LastError != 73 {
+	if len(lg.Starts) != 1 || lg.Starts[0] != 0 || len(peers) != 3 || peers[0].UpNow() || peers[0].LastError == nil || *peers[0].LastError != 73 {
 		t.Errorf("mmfs.log: starts %v peers %+v", lg.Starts, peers)
 	}
 	lg, err = pg.ParseMmfsLog([]byte(l.log("gpfs02")))
@@ -198,5 +202,36 @@ func TestParsersReadNodeClasses(t *testing.T) {
 	l.must("gpfs01", "mmdelnodeclass siteAB,siteB")
 	if after, _ := pg.ParseMmlsnodeclass([]byte(l.must("gpfs02", "mmlsnodeclass").out)); len(after.Classes) != 1 {
 		t.Errorf("after mmdelnodeclass: %+v", after.Classes)
+	}
+}
+
+// Each daemon start opens a new log file named as GPFS names it, and
+// mmfs.log.latest / mmfs.log.previous are links to the newest two
+// (samples/gpfs/ls-latr-var-adm-ras-mmfs-log-links-4.x.txt); lines logged
+// later go to the run's file.
+func TestLogFilePerDaemonRun(t *testing.T) {
+	l := newFakeLab(t, "cluster {\n  servers = 3\n}\n", 3)
+	l.must("gpfs01", "mmgetstate")
+	ras := filepath.Join(l.dir, "nodes", "gpfs02", "root", filepath.Dir(LogPath))
+	first, err := os.Readlink(filepath.Join(ras, "mmfs.log.latest"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.must("gpfs01", "mmshutdown -N gpfs02")
+	l.now = l.now.Add(time.Minute)
+	l.must("gpfs01", "mmstartup -N gpfs02")
+	latest, err1 := os.Readlink(filepath.Join(ras, "mmfs.log.latest"))
+	previous, err2 := os.Readlink(filepath.Join(ras, "mmfs.log.previous"))
+	name := regexp.MustCompile(`^mmfs\.log\.\d{4}\.\d\d\.\d\d\.\d\d\.\d\d\.\d\d\.gpfs02$`)
+	if err1 != nil || err2 != nil || !name.MatchString(latest) || previous != first || latest == first {
+		t.Fatalf("latest %q (%v), previous %q (%v), first %q", latest, err1, previous, err2, first)
+	}
+	prev, err := os.ReadFile(filepath.Join(ras, previous))
+	if err != nil || !strings.Contains(string(prev), "mmfsd is shutting down") && !strings.Contains(string(prev), "Shutting down") {
+		t.Errorf("the previous run's file lacks its shutdown (%v):\n%s", err, prev)
+	}
+	lg, err := pg.ParseMmfsLog([]byte(l.log("gpfs02")))
+	if err != nil || len(lg.Starts) != 1 || lg.Starts[0] != 0 {
+		t.Fatalf("mmfs.log.latest: %v, starts %+v", err, lg)
 	}
 }

@@ -57,7 +57,6 @@ func TestScenarios(t *testing.T) {
 		t.Run(tc.file+"/"+tc.ports, func(t *testing.T) {
 			l := newFakeLab(t, scenarioSrc(t, tc.file), 4)
 			l.must("gpfs01", "mmgetstate") // the cluster exists from here on
-			before := len(l.log("gpfs04"))
 			l.restart(tc.ports)
 			for _, n := range all[:3] {
 				var want []string
@@ -91,7 +90,11 @@ func TestScenarios(t *testing.T) {
 			if st := l.must("gpfs04", "mmfsadm test verbs status").out; st != "VERBS RDMA status: "+tc.status4+"\n" {
 				t.Errorf("gpfs04 status %q", st)
 			}
-			since := l.log("gpfs04")[before:]
+			// The restart opened a new log file: mmfs.log.latest is this run's.
+			since := l.log("gpfs04")
+			if !strings.Contains(strings.SplitN(since, "\n", 2)[0], "runmmfs starting") {
+				t.Errorf("gpfs04 mmfs.log.latest does not begin with the daemon's start:\n%s", since)
+			}
 			for _, want := range tc.logs4 {
 				if !strings.Contains(since, want) {
 					t.Errorf("gpfs04 log lacks %q:\n%s", want, since)

@@ -107,7 +107,7 @@ func mmfsadmConns(ctx context.Context, h module.Host) (ConnRead, error) {
 		r.Conns, r.Down = &gpfs.VerbsConns{Conns: []gpfs.VerbsConn{}}, LastLine(out)
 		return r, nil
 	}
-	c, err := gpfs.ParseVerbsConn([]byte(out.Stdout))
+	c, err := gpfs.ParseVerbsConnText(out.Stdout) // the rows are substrings of the raw text kept as evidence
 	if err != nil {
 		var pe *parse.Error
 		if errors.As(err, &pe) {
