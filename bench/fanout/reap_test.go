@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -44,6 +45,32 @@ func TestReap(t *testing.T) {
 		}
 		if u.CPU() < orphan {
 			t.Errorf("measured CPU %v, less than the orphan's own %v", u.CPU(), orphan)
+		}
+	})
+
+	t.Run("reports the command's own peak RSS, not the benchmark's", func(t *testing.T) {
+		// Make this process's peak resident set large: a command started
+		// straight from it reports at least that as its ru_maxrss.
+		big := make([]byte, 128<<20)
+		for i := range big {
+			if i%4096 == 0 {
+				big[i] = 1
+			}
+		}
+		usage := filepath.Join(t.TempDir(), "usage")
+		u, err := Measure(context.Background(), exec.Command(reap, "-linger", "0s", "-usage", usage, "--", "sh", "-c", "exit 0"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct := u.MaxRSS // reap's own, which inherited this process's peak
+		u, err = ReadReapUsage(u, usage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.KeepAlive(big)
+		t.Logf("sh through reap -usage: %.1f MiB; reap's own ru_maxrss: %.1f MiB", float64(u.MaxRSS)/(1<<20), float64(direct)/(1<<20))
+		if u.MaxRSS <= 0 || u.MaxRSS >= 64<<20 {
+			t.Errorf("sh's peak RSS through reap -usage: %d bytes, want above 0 and far below this process's 128 MiB (reap's own figure: %d)", u.MaxRSS, direct)
 		}
 	})
 

@@ -32,6 +32,9 @@ type Tool struct {
 	// sampled.
 	Tree bool
 	cmd  func(ctx context.Context, w *Workload) *exec.Cmd
+	// reap is the reap binary every tool runs under ("" in tests that
+	// build none: the tool is then measured directly).
+	reap string
 }
 
 // Tool names.
@@ -52,7 +55,7 @@ func Tools(b Bins) []Tool {
 	if b.AnsiblePlaybook == "" {
 		noAnsible = "ansible-playbook is not installed (apt-get install ansible)"
 	}
-	return []Tool{
+	tools := []Tool{
 		{Name: Floor, About: "sshdtest.Floor in its own process: one x/crypto/ssh connection per host, the commands back to back",
 			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
 				args := []string{"-key", w.Lab.KeyFile, "-known-hosts", w.Lab.KnownHosts, "-user", w.Lab.User,
@@ -94,6 +97,10 @@ func Tools(b Bins) []Tool {
 				return exec.CommandContext(ctx, b.Reap, "-linger", "0s", "--", b.AnsiblePlaybook, w.CmdBook)
 			}},
 	}
+	for i := range tools {
+		tools[i].reap = b.Reap
+	}
+	return tools
 }
 
 func noBaseline(b Bins) string {
@@ -111,7 +118,23 @@ func (w *Workload) Run(ctx context.Context, t Tool) (Usage, error) {
 	cmd := t.cmd(ctx, w)
 	cmd.Dir = w.Dir
 	cmd.Env = w.env()
+	usage := ""
+	if t.reap != "" {
+		// Every tool runs under reap, which reports the tool's own CPU
+		// and peak RSS (ReadReapUsage says why).
+		usage = filepath.Join(w.Dir, "usage")
+		_ = os.Remove(usage)
+		if cmd.Path == t.reap {
+			cmd.Args = append([]string{cmd.Args[0], "-usage", usage}, cmd.Args[1:]...)
+		} else {
+			cmd.Args = append([]string{t.reap, "-linger", "0s", "-usage", usage, "--", cmd.Path}, cmd.Args[1:]...)
+			cmd.Path = t.reap
+		}
+	}
 	u, err := Measure(ctx, cmd, t.Tree)
+	if err == nil && usage != "" {
+		u, err = ReadReapUsage(u, usage)
+	}
 	if err != nil {
 		return u, fmt.Errorf("%s on %d hosts: %w", t.Name, len(w.Hosts), err)
 	}
