@@ -70,7 +70,7 @@ func cutValues(v any) any {
 // storeRaw keeps one raw output, already redacted: capped, stored once per
 // distinct content as raw/sha256/<hex>.gz. It returns the path relative
 // to the record directory and whether the output was cut.
-func (w *Writer) storeRaw(content string) (string, bool) {
+func (w *Writer) storeRaw(step, name, content string) (string, bool) {
 	content, cutOff := cut(content, MaxRawBytes)
 	rel, known := w.blobPath(content)
 	if known {
@@ -93,6 +93,13 @@ func (w *Writer) storeRaw(content string) (string, bool) {
 	return rel, cutOff
 }
 
+// blobStore is the Writer's blob state, used under its lock.
+type blobStore struct {
+	written map[string]bool // SHA-256 hex of the blobs written
+}
+
+func newBlobStore() *blobStore { return &blobStore{written: map[string]bool{}} }
+
 // maxRunRaw is MaxRunRawBytes, or the test's cap.
 func (w *Writer) maxRunRaw() int64 {
 	if w.runRawCap > 0 {
@@ -106,7 +113,7 @@ func (w *Writer) blobPath(content string) (string, bool) {
 	hs := sha256.New()
 	_, _ = io.WriteString(hs, content) // no copy of the content; never fails
 	hexSum := hex.EncodeToString(hs.Sum(nil))
-	return path.Join(blobDir, hexSum+".gz"), w.blobs[hexSum]
+	return path.Join(blobDir, hexSum+".gz"), w.store.written[hexSum]
 }
 
 // writeBlob writes a compressed blob and counts it.
@@ -121,7 +128,7 @@ func (w *Writer) writeBlob(rel string, gz []byte) {
 		return
 	}
 	w.rawBytes += int64(len(gz))
-	w.blobs[strings.TrimSuffix(path.Base(rel), ".gz")] = true
+	w.store.written[strings.TrimSuffix(path.Base(rel), ".gz")] = true
 }
 
 // blobLevel is the gzip level of raw blobs: level 5 keeps the 1,000-node

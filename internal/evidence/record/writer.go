@@ -26,10 +26,10 @@ type Writer struct {
 	closeErr error
 
 	*builder
-	blobs     map[string]bool // SHA-256 hex of the blobs written
-	rawBytes  int64           // blob bytes written so far (compressed)
-	line      []byte          // writeHostLine's buffer, reused
-	runRawCap int64           // a test's MaxRunRawBytes; 0 for the constant
+	store     *blobStore // raw blobs written, and their compression
+	rawBytes  int64      // blob bytes written so far (compressed)
+	line      []byte     // writeHostLine's buffer, reused
+	runRawCap int64      // a test's MaxRunRawBytes; 0 for the constant
 }
 
 // Create makes the record directory root/<meta.RunID> (a new run ID when
@@ -73,7 +73,7 @@ func Create(root string, meta Meta, r *redact.Redactor) (*Writer, error) {
 		events:  f,
 		now:     now,
 		builder: newBuilder(r, Record{Version: Version, Meta: meta, Status: StatusRunning}),
-		blobs:   map[string]bool{},
+		store:   newBlobStore(),
 	}
 	if err := writeAtomic(dir, runFile, w.snapshot()); err != nil {
 		f.Close()
@@ -180,8 +180,9 @@ func (w *Writer) hostResult(e event.HostFinished) HostResult {
 		}
 	}
 	raw := map[string]string{}
+	step := r.String(e.Step)
 	keep := func(name, content string) {
-		p, cutOff := w.storeRaw(r.String(content))
+		p, cutOff := w.storeRaw(step, name, r.String(content))
 		raw[name] = p
 		if cutOff {
 			hr.Truncated = append(hr.Truncated, name)
