@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/provadev/prova/internal/cli"
+	"github.com/provadev/prova/internal/evidence/record"
 	"github.com/provadev/prova/internal/redact"
 	"github.com/provadev/prova/internal/testkit/sshtest"
 )
@@ -118,12 +119,18 @@ step "shell" "show" {
 					if err != nil {
 						return err
 					}
-					if strings.HasSuffix(p, ".gz") { // raw outputs kept compressed
+					switch {
+					case strings.HasSuffix(p, ".gz"): // the closed trail
 						zr, err := gzip.NewReader(bytes.NewReader(b))
 						if err != nil {
 							return fmt.Errorf("%s: %w", p, err)
 						}
 						if b, err = io.ReadAll(zr); err != nil {
+							return fmt.Errorf("%s: %w", p, err)
+						}
+					case strings.HasSuffix(p, ".zst"): // raw outputs, read as the record reads them
+						recDir := filepath.Dir(filepath.Dir(filepath.Dir(p)))
+						if b, err = (&record.Record{Dir: recDir}).ReadRaw("raw/sha256/" + filepath.Base(p)); err != nil {
 							return fmt.Errorf("%s: %w", p, err)
 						}
 					}
@@ -138,7 +145,7 @@ step "shell" "show" {
 				t.Fatalf("no run record under %s:\n%s", records, strings.Join(outputs, "\n"))
 			}
 			all := strings.Join(outputs, "\n")
-			if !strings.Contains(all, ".gz:\n") {
+			if !strings.Contains(all, ".zst:\n") {
 				t.Fatalf("no raw output blob in the run record:\n%s", all)
 			}
 			for _, f := range []string{"report.md", "report.html", "report.junit.xml", "report.json", "run.json", "events.jsonl.gz"} {

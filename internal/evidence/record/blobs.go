@@ -2,18 +2,14 @@ package record
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
-	"sync"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // Size caps. They hold for everything the record keeps, whatever a module
@@ -32,7 +28,7 @@ const (
 	MaxRunRawBytes = 512 << 20
 )
 
-// blobDir is where version 2 keeps raw outputs, by SHA-256 of the content.
+// blobDir is where versions 2 to 4 keep raw outputs, by SHA-256 of the content.
 const blobDir = rawDir + "/sha256"
 
 // cut shortens s to at most max bytes (on a rune boundary) and says so.
@@ -67,38 +63,113 @@ func cutValues(v any) any {
 	return v
 }
 
-// storeRaw keeps one raw output, already redacted: capped, stored once per
-// distinct content as raw/sha256/<hex>.gz. It returns the path relative
-// to the record directory and whether the output was cut.
+// Reference bounds: the writer keeps in memory, per step and output name,
+// the first output of at least minRefBytes as the reference later hosts'
+// outputs of that step and name are compressed against, with an encoder
+// holding it as its dictionary. At most maxRefs references and
+// maxRefBytes of their content are kept; past them an output is stored
+// without a reference. The 1,000-node verify has about 20 step and
+// output names, three of them (the GPFS log, mmdiag --network, mmfsadm
+// test verbs conn) a megabyte or near it per host.
+const (
+	minRefBytes = 4 << 10
+	maxRefs     = 32
+	maxRefBytes = 16 << 20
+)
+
+// blobStore is the Writer's blob compression state. It is used under the
+// Writer's lock: one blob is compressed at a time, whatever the forks.
+type blobStore struct {
+	written  map[string]bool // SHA-256 hex of the blobs written
+	plain    *zstd.Encoder   // for blobs without a reference
+	refs     map[refKey]*reference
+	refBytes int
+	scratch  []byte // the content being compressed
+	out      []byte // the compressed blob
+}
+
+type refKey struct{ step, name string }
+
+// reference is a stored blob later outputs of its step and name are
+// compressed against.
+type reference struct {
+	hex     string
+	content []byte
+	enc     *zstd.Encoder // made when a second output comes
+}
+
+func newBlobStore() *blobStore {
+	return &blobStore{written: map[string]bool{}, refs: map[refKey]*reference{}}
+}
+
+// storeRaw keeps one raw output of a step's output name, already
+// redacted: capped, stored once per distinct content as
+// raw/sha256/<hex>.zst, compressed against the step and name's reference
+// when there is one. It returns the path relative to the record
+// directory and whether the output was cut.
 func (w *Writer) storeRaw(step, name, content string) (string, bool) {
 	content, cutOff := cut(content, MaxRawBytes)
-	rel, known := w.blobPath(content)
-	if known {
+	hexSum := sum(content)
+	rel := blobRel(hexSum)
+	s := w.store
+	if s.written[hexSum] {
 		return rel, cutOff
 	}
-	b := gzipBytes(content)
-	defer b.release()
-	if w.rawBytes+int64(b.buf.Len()) > w.maxRunRaw() {
+	s.scratch = append(s.scratch[:0], content...)
+	key := refKey{step, name}
+	ref := s.refs[key]
+	if ref != nil {
+		if ref.enc == nil {
+			ref.enc = newEncoder(ref.hex, ref.content)
+		}
+		s.out = encodeBlob(s.out[:0], ref.enc, ref.hex, s.scratch)
+	} else {
+		s.out = encodeBlob(s.out[:0], s.plainEncoder(), "", s.scratch)
+	}
+	if w.rawBytes+int64(len(s.out)) > w.maxRunRaw() {
 		note := fmt.Sprintf("[prova: not kept: the run's raw outputs reached the record cap of %d MiB; %d bytes dropped]\n",
 			w.maxRunRaw()>>20, len(content))
-		rel, known = w.blobPath(note)
-		if !known {
-			nb := gzipBytes(note)
-			defer nb.release()
-			w.writeBlob(rel, nb.buf.Bytes())
+		noteHex := sum(note)
+		if !s.written[noteHex] {
+			s.out = encodeBlob(s.out[:0], s.plainEncoder(), "", []byte(note))
+			w.writeBlob(noteHex, s.out)
 		}
-		return rel, true
+		return blobRel(noteHex), true
 	}
-	w.writeBlob(rel, b.buf.Bytes())
+	if !w.writeBlob(hexSum, s.out) {
+		return rel, cutOff
+	}
+	if ref == nil && len(content) >= minRefBytes && len(s.refs) < maxRefs && s.refBytes+len(content) <= maxRefBytes {
+		s.refs[key] = &reference{hex: hexSum, content: bytes.Clone(s.scratch)}
+		s.refBytes += len(content)
+	}
+	s.trim()
 	return rel, cutOff
 }
 
-// blobStore is the Writer's blob state, used under its lock.
-type blobStore struct {
-	written map[string]bool // SHA-256 hex of the blobs written
+func (s *blobStore) plainEncoder() *zstd.Encoder {
+	if s.plain == nil {
+		s.plain = newEncoder("", nil)
+	}
+	return s.plain
 }
 
-func newBlobStore() *blobStore { return &blobStore{written: map[string]bool{}} }
+// trim drops a scratch buffer a huge output grew, rather than keep it.
+func (s *blobStore) trim() {
+	if cap(s.scratch) > 2*MaxRawBytes {
+		s.scratch = nil
+	}
+	if cap(s.out) > 2*MaxRawBytes {
+		s.out = nil
+	}
+}
+
+// sum is the SHA-256 hex of content.
+func sum(content string) string {
+	hs := sha256.New()
+	_, _ = io.WriteString(hs, content) // no copy of the content; never fails
+	return hex.EncodeToString(hs.Sum(nil))
+}
 
 // maxRunRaw is MaxRunRawBytes, or the test's cap.
 func (w *Writer) maxRunRaw() int64 {
@@ -108,157 +179,19 @@ func (w *Writer) maxRunRaw() int64 {
 	return MaxRunRawBytes
 }
 
-// blobPath is where content is stored, and whether it already is.
-func (w *Writer) blobPath(content string) (string, bool) {
-	hs := sha256.New()
-	_, _ = io.WriteString(hs, content) // no copy of the content; never fails
-	hexSum := hex.EncodeToString(hs.Sum(nil))
-	return path.Join(blobDir, hexSum+".gz"), w.store.written[hexSum]
-}
-
-// writeBlob writes a compressed blob and counts it.
-func (w *Writer) writeBlob(rel string, gz []byte) {
-	full := filepath.Join(w.dir, filepath.FromSlash(rel))
+// writeBlob writes a compressed blob and counts it; false if the write
+// failed (the failure is the Writer's error, and stops the run).
+func (w *Writer) writeBlob(hexSum string, blob []byte) bool {
+	full := filepath.Join(w.dir, filepath.FromSlash(blobRel(hexSum)))
 	if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {
 		w.fail(fmt.Errorf("write raw output: %w", err))
-		return
+		return false
 	}
-	if err := writeFile(filepath.Dir(full), filepath.Base(full), gz, false); err != nil {
+	if err := writeFile(filepath.Dir(full), filepath.Base(full), blob, false); err != nil {
 		w.fail(fmt.Errorf("write raw output: %w", err))
-		return
+		return false
 	}
-	w.rawBytes += int64(len(gz))
-	w.store.written[strings.TrimSuffix(path.Base(rel), ".gz")] = true
-}
-
-// blobLevel is the gzip level of raw blobs: level 5 keeps the 1,000-node
-// verify's raw outputs 15 % smaller than the fastest level for about a
-// fifth more compression time (measured on its blobs, docs/performance.md).
-const blobLevel = 5
-
-// gzipped is a compressed blob in a pooled buffer; release returns both
-// the buffer and the compressor (a new gzip.Writer allocates about 1 MB).
-type gzipped struct {
-	buf *bytes.Buffer
-	zw  *gzip.Writer
-}
-
-var gzipPool = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(nil, blobLevel) // a valid level never fails
-	return &gzipped{buf: new(bytes.Buffer), zw: zw}
-}}
-
-func gzipBytes(content string) *gzipped {
-	g := gzipPool.Get().(*gzipped)
-	g.buf.Reset()
-	g.zw.Reset(g.buf)
-	_, _ = io.WriteString(g.zw, content) // writes to a buffer
-	_ = g.zw.Close()
-	return g
-}
-
-func (g *gzipped) release() {
-	if g.buf.Cap() > 4<<20 {
-		g.buf = new(bytes.Buffer) // do not keep a huge buffer alive
-	}
-	gzipPool.Put(g)
-}
-
-// compressEvents replaces events.jsonl with events.jsonl.gz, through a
-// temporary file renamed into place before the plain file is removed: a
-// crash between the two leaves both, and Load prefers the plain one.
-func compressEvents(dir string) error {
-	src := filepath.Join(dir, eventsFile)
-	in, err := os.Open(src)
-	if err != nil {
-		return fmt.Errorf("compress %s: %w", eventsFile, err)
-	}
-	defer in.Close()
-	f, err := os.CreateTemp(dir, "."+eventsGz+".*")
-	if err != nil {
-		return fmt.Errorf("compress %s: %w", eventsFile, err)
-	}
-	tmp := f.Name()
-	zw, _ := gzip.NewWriterLevel(f, gzip.DefaultCompression) // a valid level never fails
-	_, err = io.Copy(zw, in)
-	if cerr := zw.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, eventsGz))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("compress %s: %w", eventsFile, err)
-	}
-	if err := os.Remove(src); err != nil {
-		return fmt.Errorf("compress %s: %w", eventsFile, err)
-	}
-	return nil
-}
-
-// openEvents opens a record's trail: events.jsonl, else events.jsonl.gz
-// (decompressed). name is the file opened.
-func openEvents(dir string) (r io.ReadCloser, name string, err error) {
-	f, err := os.Open(filepath.Join(dir, eventsFile))
-	if err == nil {
-		return f, eventsFile, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, eventsFile, err
-	}
-	f, gzErr := os.Open(filepath.Join(dir, eventsGz))
-	if gzErr != nil {
-		return nil, eventsFile, err // say what is missing: the plain trail
-	}
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		f.Close()
-		return nil, eventsGz, err
-	}
-	return readCloser{zr, f}, eventsGz, nil
-}
-
-type readCloser struct {
-	io.Reader
-	f *os.File
-}
-
-func (r readCloser) Close() error { return r.f.Close() }
-
-// ReadRaw returns a raw output named by a HostResult.Raw path: a version 2
-// blob (raw/sha256/<hex>.gz, decompressed) or a version 1 text file.
-// Paths leaving the record directory are refused.
-func (r *Record) ReadRaw(rel string) ([]byte, error) {
-	p := filepath.FromSlash(rel)
-	if !filepath.IsLocal(p) {
-		return nil, fmt.Errorf("read raw output %q: path leaves the record", rel)
-	}
-	f, err := os.Open(filepath.Join(r.Dir, p))
-	if err != nil {
-		return nil, fmt.Errorf("read raw output: %w", err)
-	}
-	defer f.Close()
-	if !strings.HasSuffix(rel, ".gz") {
-		b, err := io.ReadAll(f)
-		if err != nil {
-			return nil, fmt.Errorf("read raw output %s: %w", rel, err)
-		}
-		return b, nil
-	}
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("read raw output %s: %w", rel, err)
-	}
-	b, err := io.ReadAll(io.LimitReader(zr, MaxRawBytes+4096))
-	if err != nil {
-		return nil, fmt.Errorf("read raw output %s: %w", rel, err)
-	}
-	return b, nil
+	w.rawBytes += int64(len(blob))
+	w.store.written[hexSum] = true
+	return true
 }

@@ -1,6 +1,6 @@
 // Package record writes and reads run records: the evidence of one plan or
 // apply, kept under .prova/runs/<run-id>/. The record owns its format
-// (version 3):
+// (version 4):
 //
 //	run.json       meta (runbook and inventory hashes, variables, hosts),
 //	               status, per-host tallies, every step's per-host result,
@@ -13,9 +13,23 @@
 //	               host-step as run.json keeps it (pointing at its blobs);
 //	               Close compresses it into events.jsonl.gz once run.json
 //	               holds the whole record
-//	raw/sha256/<hex>.gz
+//	raw/sha256/<hex>.zst
 //	               raw tool output (stdout, stderr, evidence), redacted,
-//	               capped, gzip-compressed, stored once per distinct content
+//	               capped, zstd-compressed, stored once per distinct
+//	               content (<hex> is the SHA-256 of the content, checked
+//	               when read). The first output of at least 4 KiB of each
+//	               step and output name is stored alone and becomes the
+//	               reference of that step and name: the same command's
+//	               output on the other hosts is compressed with the
+//	               reference's content as a raw zstd dictionary, and starts
+//	               with a zstd skippable frame naming it
+//	               ("ref raw/sha256/<hex>.zst"), so it costs about what
+//	               differs from the reference. A reference never has one
+//	               of its own: any blob reads from at most two files.
+//
+// Blobs are compressed one at a time under the Writer's lock with a
+// single-threaded encoder per reference (at most 32 references, 16 MiB
+// of their content, kept for the run), whatever the number of forks.
 //
 // A Writer is an event.Observer: the CLI adds it next to the console and
 // calls Close when the run ends, including after Ctrl-C, when it records
@@ -23,11 +37,13 @@
 // to the caps (MaxRawBytes, MaxValueBytes, MaxRunRawBytes). The first
 // failed write is reported through OnFail, so the caller can stop the run.
 //
-// Load reads this layout, version 2 (plain events.jsonl, indented
-// run.json) and version 1 (raw/<step>/<host>.<name>.txt, every output line
-// in events.jsonl). A record left "running" by a killed
-// process is rebuilt from events.jsonl and marked incomplete. Prune keeps
-// the last N runs and every run a kept run names as its baseline.
+// Load and ReadRaw read this layout, version 3 (raw/sha256/<hex>.gz,
+// gzip blobs without references), version 2 (the same blobs, plain
+// events.jsonl, indented run.json) and version 1
+// (raw/<step>/<host>.<name>.txt, every output line in events.jsonl). A
+// record left "running" by a killed process is rebuilt from events.jsonl
+// and marked incomplete. Prune keeps the last N runs and every run a kept
+// run names as its baseline.
 //
 // The package does not render reports (Markdown, HTML, JUnit) and does not
 // compare a run with its baseline; it gives them Load, Latest and ReadRaw.

@@ -37,7 +37,7 @@ func testMeta() Meta {
 }
 
 // create opens a record with a fixed clock.
-func create(t *testing.T, root string, meta Meta) *Writer {
+func create(t testing.TB, root string, meta Meta) *Writer {
 	t.Helper()
 	w, err := Create(root, meta, redact.New(secret))
 	if err != nil {
@@ -150,7 +150,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	ev := rec.Steps[1].Hosts["gpfs02"].Raw
 	for name, p := range ev {
-		if !strings.HasPrefix(p, "raw/sha256/") || !strings.HasSuffix(p, ".gz") || strings.Contains(p, "..") || strings.Contains(p, secret) {
+		if !strings.HasPrefix(p, "raw/sha256/") || !strings.HasSuffix(p, ".zst") || strings.Contains(p, "..") || strings.Contains(p, secret) {
 			t.Errorf("evidence %q stored at %q", name, p)
 		}
 	}
@@ -221,8 +221,14 @@ func noSecretAnywhere(t *testing.T, root string) {
 		if err != nil {
 			return err
 		}
-		if strings.HasSuffix(p, ".gz") { // raw blobs and the closed trail
+		switch {
+		case strings.HasSuffix(p, ".gz"): // the closed trail
 			if b, err = io.ReadAll(gunzipFile(t, p)); err != nil {
+				return err
+			}
+		case strings.HasSuffix(p, ".zst"): // raw blobs, read as ReadRaw does
+			recDir := filepath.Dir(filepath.Dir(filepath.Dir(p)))
+			if b, err = (&Record{Dir: recDir}).ReadRaw("raw/sha256/" + filepath.Base(p)); err != nil {
 				return err
 			}
 		}

@@ -15,8 +15,11 @@ import (
 // events.jsonl; version 3 writes run.json without indentation and, once
 // run.json holds the whole record, compresses events.jsonl into
 // events.jsonl.gz (a run that never closed its record leaves events.jsonl
-// plain, to be rebuilt from). Load reads all three.
-const Version = 3
+// plain, to be rebuilt from); version 4 keeps raw outputs zstd-compressed
+// as raw/sha256/<hex>.zst, each later output of a step and output name
+// compressed against the first one (its reference, which it names). Load
+// reads all four.
+const Version = 4
 
 const (
 	runFile    = "run.json"
@@ -122,7 +125,8 @@ type HostResult struct {
 	Diagnostics []wire.Diagnostic `json:"diagnostics,omitempty"`
 	// Raw maps an output name (stdout, stderr, an evidence name) to its
 	// file, relative to the record directory (read it with ReadRaw):
-	// raw/sha256/<hex>.gz, shared by every host-step with the same output.
+	// raw/sha256/<hex>.zst (version 4; .gz in versions 2 and 3), shared
+	// by every host-step with the same output.
 	Raw map[string]string `json:"raw,omitempty"`
 	// Truncated lists the outputs cut at the record's size cap.
 	Truncated []string `json:"truncated,omitempty"`

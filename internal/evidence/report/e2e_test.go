@@ -264,3 +264,40 @@ func TestOldLayoutRecordRenders(t *testing.T) {
 	}
 	checkLinks(t, cp, rec, r.Lines, md)
 }
+
+// TestVersion3RecordRenders: a record written by the version 3 writer
+// (gzip blobs, raw/sha256/<hex>.gz, and a compressed trail) still loads
+// and renders, and its links open from the report directory as plain
+// text, whether the report goes elsewhere or into the record.
+func TestVersion3RecordRenders(t *testing.T) {
+	src := filepath.Join("testdata", "record-v3", "20261130T021500Z-a1b2c3")
+	rec := load(t, src)
+	if p := rec.Steps[0].Hosts["gpfs01"].Raw["stdout"]; rec.Version != 3 || !strings.HasSuffix(p, ".gz") {
+		t.Fatalf("fixture is not version 3: version %d, %s", rec.Version, p)
+	}
+	for _, dir := range []string{t.TempDir(), ""} {
+		rec := rec
+		if dir == "" { // a copy of the record itself
+			dir = filepath.Join(t.TempDir(), "20261130T021500Z-a1b2c3")
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			rec = load(t, dir)
+		}
+		r := report.Build(rec, report.Options{Now: now})
+		if len(r.Lines) == 0 || r.Verdict() != "fail" {
+			t.Errorf("%d lines, verdict %s", len(r.Lines), r.Verdict())
+		}
+		if _, err := r.WriteFiles(dir, []report.Format{report.Markdown, report.HTML}); err != nil {
+			t.Fatal(err)
+		}
+		md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(md, []byte(".gz)")) {
+			t.Error("report.md links a compressed blob")
+		}
+		checkLinks(t, dir, rec, r.Lines, md)
+	}
+}

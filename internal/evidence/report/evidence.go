@@ -8,11 +8,14 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/provadev/prova/internal/evidence/record"
 )
 
 // EvidenceDir is the directory, beside the report files, that holds the
 // raw outputs the report links to, as plain text: the record keeps them
-// compressed and by content hash, which a browser cannot open.
+// compressed and by content hash (version 4: zstd, most of them against a
+// reference blob), which a browser cannot open.
 const EvidenceDir = "evidence"
 
 // rawLink is where a report links a raw output (a record path): a file
@@ -36,7 +39,7 @@ func (r *Report) exportEvidence(dir string) error {
 			if _, done := r.links[p]; done {
 				continue
 			}
-			if inPlace && !strings.HasSuffix(p, ".gz") {
+			if inPlace && record.RawIsText(p) {
 				r.links[p] = p
 				continue
 			}
