@@ -21,11 +21,13 @@ import (
 //	magic 0x184D2A5B (little endian), payload length (u32 little endian),
 //	payload "ref raw/sha256/<hex of the reference>.zst"
 //
-// then the frame, whose dictionary ID is refID(<hex of the reference>).
+// then the frame, compressed with the reference's content as its raw
+// dictionary (dictionary ID 0: the frame names none).
 // A reference is always a blob without a reference of its own, so any
 // blob decodes from at most two files. The zstd tool reads them too:
-// zstd -d blob.zst for a blob without a reference, and
-// zstd -d -D <(zstd -dc ref.zst) blob.zst for one with.
+// zstd -dc blob.zst for a blob without a reference, and for one with,
+// zstd -dc ref.zst >ref.txt; zstd -dc -D ref.txt blob.zst (the tool
+// wants the dictionary as a regular file).
 
 // blobExt is the file extension of version 4 blobs.
 const blobExt = ".zst"
@@ -40,20 +42,12 @@ const refPrefix = "ref "
 // blobName matches a version 4 blob path and captures its hex.
 var blobName = regexp.MustCompile(`^raw/sha256/([0-9a-f]{64})\.zst$`)
 
-// refID is the dictionary ID of a reference: the first four bytes of its
-// SHA-256 (zero, which zstd reads as "no dictionary", is made one). A
-// blob decoded against another reference fails on the ID instead of
-// decoding to wrong text.
-func refID(hexSum string) uint32 {
-	b, err := hex.DecodeString(hexSum[:8])
-	if err != nil {
-		return 1 // refID is only given the hex of a blob name
-	}
-	if id := binary.BigEndian.Uint32(b); id != 0 {
-		return id
-	}
-	return 1
-}
+// refID is the dictionary ID of every reference: 0, which a frame does
+// not write, so the zstd tool reads a blob given the reference's text as
+// its dictionary (it refuses a frame naming another ID, and a raw
+// dictionary has none). What names the reference is the skippable frame;
+// a wrong one is caught by the frame's checksum and the content's name.
+const refID = 0
 
 // blobLevel is the zstd level of raw blobs. Measured on the 4,006
 // distinct raw outputs (970 MB) of a 1,000-node verify record
@@ -66,10 +60,10 @@ const blobLevel = zstd.SpeedFastest
 
 // newEncoder makes a single-threaded encoder, with ref as its raw
 // dictionary when ref is not nil.
-func newEncoder(refHex string, ref []byte) *zstd.Encoder {
+func newEncoder(ref []byte) *zstd.Encoder {
 	opts := []zstd.EOption{zstd.WithEncoderLevel(blobLevel), zstd.WithEncoderConcurrency(1)}
 	if ref != nil {
-		opts = append(opts, zstd.WithEncoderDictRaw(refID(refHex), ref))
+		opts = append(opts, zstd.WithEncoderDictRaw(refID, ref))
 	}
 	enc, err := zstd.NewWriter(nil, opts...)
 	if err != nil {
@@ -127,14 +121,14 @@ var decoders = sync.Pool{New: func() any {
 	return d
 }}
 
-// decodeFrame decodes a zstd frame, against ref (the reference's content,
-// whose hex is refHex) when refHex is set.
-func decodeFrame(frame []byte, refHex string, ref []byte) ([]byte, error) {
+// decodeFrame decodes a zstd frame, against ref (the reference's content)
+// when ref is not nil.
+func decodeFrame(frame, ref []byte) ([]byte, error) {
 	d := decoders.Get().(*zstd.Decoder)
 	defer decoders.Put(d)
 	opts := []zstd.DOption{zstd.WithDecoderDictDelete()}
-	if refHex != "" {
-		opts = append(opts, zstd.WithDecoderDictRaw(refID(refHex), ref))
+	if ref != nil {
+		opts = append(opts, zstd.WithDecoderDictRaw(refID, ref))
 	}
 	if err := d.ResetWithOptions(nil, opts...); err != nil {
 		return nil, err

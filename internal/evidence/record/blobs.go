@@ -120,7 +120,7 @@ func (w *Writer) storeRaw(step, name, content string) (string, bool) {
 	ref := s.refs[key]
 	if ref != nil {
 		if ref.enc == nil {
-			ref.enc = newEncoder(ref.hex, ref.content)
+			ref.enc = newEncoder(ref.content)
 		}
 		s.out = encodeBlob(s.out[:0], ref.enc, ref.hex, s.scratch)
 	} else {
@@ -149,7 +149,7 @@ func (w *Writer) storeRaw(step, name, content string) (string, bool) {
 
 func (s *blobStore) plainEncoder() *zstd.Encoder {
 	if s.plain == nil {
-		s.plain = newEncoder("", nil)
+		s.plain = newEncoder(nil)
 	}
 	return s.plain
 }

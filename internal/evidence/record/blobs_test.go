@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -191,7 +192,7 @@ func TestBlobReferenceErrors(t *testing.T) {
 	}
 	want(second, "corrupt blob")
 	// A blob that names itself.
-	self := encodeBlob(nil, newEncoder("", nil), second[len("raw/sha256/"):len(second)-len(".zst")], []byte("x"))
+	self := encodeBlob(nil, newEncoder(nil), second[len("raw/sha256/"):len(second)-len(".zst")], []byte("x"))
 	if err := os.WriteFile(secondFile, self, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -260,4 +261,33 @@ func BenchmarkStoreRaw(b *testing.B) {
 		}
 	}
 	b.ReportMetric(100*float64(stored)/float64(in), "stored-%")
+}
+
+// TestZstdToolReadsBlobs: the zstd tool reads a blob without a reference
+// as it is, and a blob with one given the reference's text as its
+// dictionary (what docs/output.md tells a user to type).
+func TestZstdToolReadsBlobs(t *testing.T) {
+	zstdTool, err := exec.LookPath("zstd")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("zstd not found (Debian package zstd); CI must install it")
+		}
+		t.Skip("zstd not found (Debian package zstd)")
+	}
+	_, rec := blobWriter(t, 2)
+	raw := rec.Steps[0].Hosts
+	ref := filepath.Join(rec.Dir, filepath.FromSlash(raw["gpfs0000"].Raw["mmfsadm test verbs conn"]))
+	refText, err := exec.Command(zstdTool, "-dc", ref).Output()
+	if err != nil || string(refText) != verbsConn(0, 300) {
+		t.Fatalf("zstd -dc reference: %d bytes, %v", len(refText), err)
+	}
+	dict := filepath.Join(t.TempDir(), "ref.txt")
+	if err := os.WriteFile(dict, refText, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	blob := filepath.Join(rec.Dir, filepath.FromSlash(raw["gpfs0001"].Raw["mmfsadm test verbs conn"]))
+	got, err := exec.Command(zstdTool, "-dc", "-D", dict, blob).Output()
+	if err != nil || string(got) != verbsConn(1, 300) {
+		t.Errorf("zstd -dc -D ref.txt blob: %d bytes, %v", len(got), err)
+	}
 }

@@ -70,7 +70,7 @@ func (r *Record) readBlob(rel string) ([]byte, error) {
 		}
 		refHex = blobName.FindStringSubmatch(refRel)[1]
 		if err == nil {
-			ref, err = decodeFrame(refFrame, "", nil)
+			ref, err = decodeFrame(refFrame, nil)
 		}
 		if err == nil && !checkSum(ref, refHex) {
 			err = fmt.Errorf("its content does not match its name: corrupt blob")
@@ -79,7 +79,7 @@ func (r *Record) readBlob(rel string) ([]byte, error) {
 			return nil, fmt.Errorf("read raw output %s: its reference %s: %w", rel, refRel, err)
 		}
 	}
-	out, err := decodeFrame(frame, refHex, ref)
+	out, err := decodeFrame(frame, ref)
 	if err != nil {
 		return nil, fmt.Errorf("read raw output %s: %w", rel, err)
 	}
