@@ -300,4 +300,23 @@ func TestVersion3RecordRenders(t *testing.T) {
 		}
 		checkLinks(t, dir, rec, r.Lines, md)
 	}
+
+	// It serves as the baseline of a version 4 run of the same cluster.
+	base, err := baseline.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now4 := load(t, reportfixture.Write(t, t.TempDir(), fullSpec()))
+	if now4.Version != record.Version {
+		t.Fatalf("fixture writer wrote version %d", now4.Version)
+	}
+	c := baseline.Compare(now4, base, baseline.Default())
+	if len(c.Hosts) == 0 {
+		t.Fatal("nothing compared against the version 3 baseline")
+	}
+	for _, row := range append(c.Hosts, c.Cluster...) {
+		if row.Change != 0 || row.Verdict == baseline.Fail {
+			t.Errorf("changed against the same run kept as version 3: %+v", row)
+		}
+	}
 }
