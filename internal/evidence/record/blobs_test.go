@@ -291,3 +291,34 @@ func TestZstdToolReadsBlobs(t *testing.T) {
 		t.Errorf("zstd -dc -D ref.txt blob: %d bytes, %v", len(got), err)
 	}
 }
+
+// FuzzReadBlob: whatever bytes a blob or its reference file holds,
+// ReadRaw returns an error or the content the blob's name promises; it
+// never panics.
+func FuzzReadBlob(f *testing.F) {
+	refText := []byte(verbsConn(0, 40))
+	enc := newEncoder(nil)
+	refHex := sum(string(refText))
+	refBlob := encodeBlob(nil, enc, "", refText)
+	withRef := encodeBlob(nil, newEncoder(refText), refHex, []byte(verbsConn(1, 40)))
+	f.Add(refBlob, refBlob)
+	f.Add(withRef, refBlob)
+	f.Add(withRef[:12], refBlob)
+	f.Add([]byte{0x5b, 0x2a, 0x4d, 0x18, 0xff, 0xff, 0xff, 0xff}, refBlob)
+	dir := f.TempDir() // one per fuzzing process; each input overwrites both files
+	if err := os.MkdirAll(filepath.Join(dir, "raw", "sha256"), 0o700); err != nil {
+		f.Fatal(err)
+	}
+	name := sum(verbsConn(1, 40))
+	f.Fuzz(func(t *testing.T, blob, ref []byte) {
+		for hexSum, b := range map[string][]byte{name: blob, refHex: ref} {
+			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(blobRel(hexSum))), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := (&Record{Dir: dir}).ReadRaw(blobRel(name))
+		if err == nil && string(got) != verbsConn(1, 40) {
+			t.Errorf("read %d bytes that are not the content of %s", len(got), name)
+		}
+	})
+}
