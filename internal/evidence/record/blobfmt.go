@@ -58,10 +58,18 @@ const refID = 0
 // 103.2 MB at 16.5 ms per MB.
 const blobLevel = zstd.SpeedFastest
 
+// blobWindow is the encoders' window: an output (at most MaxRawBytes and
+// the cut note) and its reference (as much) fit in it, so every byte of
+// the reference can be matched. The default window (8 MiB) made each
+// encoder hold 9 MB; with this one and WithLowerEncoderMem, 3 MB, and
+// the 1,000-node blobs are the same size.
+const blobWindow = 2 << 20
+
 // newEncoder makes a single-threaded encoder, with ref as its raw
 // dictionary when ref is not nil.
 func newEncoder(ref []byte) *zstd.Encoder {
-	opts := []zstd.EOption{zstd.WithEncoderLevel(blobLevel), zstd.WithEncoderConcurrency(1)}
+	opts := []zstd.EOption{zstd.WithEncoderLevel(blobLevel), zstd.WithEncoderConcurrency(1),
+		zstd.WithWindowSize(blobWindow), zstd.WithLowerEncoderMem(true)}
 	if ref != nil {
 		opts = append(opts, zstd.WithEncoderDictRaw(refID, ref))
 	}

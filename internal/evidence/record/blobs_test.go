@@ -107,6 +107,31 @@ func TestBlobKindsRoundTrip(t *testing.T) {
 		t.Error("the same output stored twice")
 	}
 
+	// Outputs at the size cap, against a reference as large, read back:
+	// the window holds both. A host whose output was cut reads back cut.
+	wide := create(t, t.TempDir(), testMeta())
+	for i := range 3 {
+		wide.Observe(event.HostFinished{Step: "s.wide", Host: fmt.Sprintf("h%d", i), Status: event.OK,
+			Evidence: map[string]string{"t": verbsConn(i, 11000+1000*i)}})
+	}
+	if err := wide.Close(""); err != nil {
+		t.Fatal(err)
+	}
+	wrec, err := Load(wide.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		want, _ := cut(verbsConn(i, 11000+1000*i), MaxRawBytes)
+		hr := wrec.Steps[0].Hosts[fmt.Sprintf("h%d", i)]
+		if got, err := wrec.ReadRaw(hr.Raw["t"]); err != nil || string(got) != want {
+			t.Errorf("h%d: %d bytes of %d (cut %v), %v", i, len(got), len(want), hr.Truncated, err)
+		}
+		if ref, _, _ := splitBlob(blobFile(t, wrec, hr.Raw["t"])); (ref != "") != (i > 0) {
+			t.Errorf("h%d: reference %q", i, ref)
+		}
+	}
+
 	// A cut output and the run cap's note read back too.
 	w := create(t, t.TempDir(), testMeta())
 	w.runRawCap = 4 << 10
@@ -116,7 +141,7 @@ func TestBlobKindsRoundTrip(t *testing.T) {
 	if err := w.Close(""); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := Load(w.Dir())
+	rec, err = Load(w.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
