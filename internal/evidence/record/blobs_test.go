@@ -222,6 +222,11 @@ func TestBlobReferenceErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	want(second, "names itself")
+	// A file larger than any blob.
+	if err := os.WriteFile(secondFile, make([]byte, maxBlobFile+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want(second, "larger than any blob")
 	// A name that is not a blob's.
 	want("raw/sha256/zz.zst", "not a raw/sha256/<hex>.zst blob")
 }

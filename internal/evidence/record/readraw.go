@@ -46,7 +46,7 @@ func (r *Record) readBlob(rel string) ([]byte, error) {
 	if m == nil {
 		return nil, fmt.Errorf("read raw output %s: not a raw/sha256/<hex>%s blob", rel, blobExt)
 	}
-	b, err := os.ReadFile(filepath.Join(r.Dir, filepath.FromSlash(rel)))
+	b, err := readBlobFile(r.Dir, rel)
 	if err != nil {
 		return nil, fmt.Errorf("read raw output: %w", err)
 	}
@@ -60,7 +60,7 @@ func (r *Record) readBlob(rel string) ([]byte, error) {
 		if refRel == rel {
 			return nil, fmt.Errorf("read raw output %s: it names itself as its reference: corrupt blob", rel)
 		}
-		rb, err := os.ReadFile(filepath.Join(r.Dir, filepath.FromSlash(refRel)))
+		rb, err := readBlobFile(r.Dir, refRel)
 		if err != nil {
 			return nil, fmt.Errorf("read raw output %s: its reference: %w", rel, err)
 		}
@@ -87,6 +87,28 @@ func (r *Record) readBlob(rel string) ([]byte, error) {
 		return nil, fmt.Errorf("read raw output %s: its content does not match its name: corrupt blob", rel)
 	}
 	return out, nil
+}
+
+// maxBlobFile bounds a version 4 blob file: zstd stores incompressible
+// text in about its own size, and no content exceeds maxDecoded.
+const maxBlobFile = maxDecoded + 64<<10
+
+// readBlobFile reads a version 4 blob file, refusing one larger than any
+// blob the writer makes (a damaged or foreign record).
+func readBlobFile(dir, rel string) ([]byte, error) {
+	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxBlobFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	if len(b) > maxBlobFile {
+		return nil, fmt.Errorf("%s: larger than any blob (%d bytes): corrupt blob", rel, maxBlobFile)
+	}
+	return b, nil
 }
 
 // readGzip reads a version 2 or 3 blob.
