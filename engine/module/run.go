@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/gocty"
@@ -17,11 +18,18 @@ type Output struct {
 }
 
 // Capture runs cmd on h and returns what it printed and its exit status.
-// Output beyond limit bytes per stream is dropped (limit <= 0 means
-// DefaultCaptureLimit) and marked as truncated.
+// Output beyond DefaultCaptureLimit bytes per stream is dropped and marked
+// as truncated.
 func Capture(ctx context.Context, h Host, cmd string) (Output, error) {
+	return CaptureLimit(ctx, h, cmd, DefaultCaptureLimit)
+}
+
+// CaptureLimit is Capture keeping up to limit bytes of stdout (stderr
+// keeps DefaultCaptureLimit), for the few commands whose evidence is
+// larger than the default (the GPFS log of a large cluster's start).
+func CaptureLimit(ctx context.Context, h Host, cmd string, limit int) (Output, error) {
 	// Both buffers in one allocation: they escape to the host's Run.
-	b := &[2]CapBuffer{{Limit: DefaultCaptureLimit}, {Limit: DefaultCaptureLimit}}
+	b := &[2]CapBuffer{{Limit: limit}, {Limit: DefaultCaptureLimit}}
 	rc, err := h.Run(ctx, cmd, nil, &b[0], &b[1])
 	o := Output{Stdout: b[0].String(), Stderr: b[1].String(), RC: rc}
 	if err != nil {
@@ -36,37 +44,58 @@ func Capture(ctx context.Context, h Host, cmd string) (Output, error) {
 // DefaultCaptureLimit bounds how much of a stream a step keeps (1 MiB).
 const DefaultCaptureLimit = 1 << 20
 
+// truncatedLine ends the text of a CapBuffer that dropped output.
+const truncatedLine = "\n[output truncated]\n"
+
 // CapBuffer keeps at most Limit bytes of what is written to it and says so
 // in String when it dropped some; writes never fail, so a command's output
 // beyond the limit is read to its end rather than blocking it.
+//
+// It keeps the pieces as written and String makes one string of exactly
+// their size: a growing buffer would hold up to twice the text while it
+// reads, and its string a third copy (at 1,000 nodes a GPFS output is a
+// 1,000-row table, read by 50 hosts at once).
 type CapBuffer struct {
 	Limit     int
-	buf       bytes.Buffer
-	truncated bool
+	n         int      // bytes kept
+	pieces    [][]byte // kept since the last String
+	s         string   // what String made, with the truncated line if marked
+	truncated bool     // output was dropped
+	marked    bool     // s ends with the truncated line
 }
 
 // Write keeps what fits under Limit and drops the rest.
 func (c *CapBuffer) Write(p []byte) (int, error) {
-	room := c.Limit - c.buf.Len()
-	if room <= 0 {
-		c.truncated = true
-		return len(p), nil
+	keep := p
+	if room := c.Limit - c.n; len(keep) > room {
+		keep, c.truncated = keep[:max(room, 0)], true
 	}
-	if len(p) > room {
-		c.buf.Write(p[:room])
-		c.truncated = true
-		return len(p), nil
+	if len(keep) > 0 {
+		c.pieces = append(c.pieces, bytes.Clone(keep)) // the transport reuses p
+		c.n += len(keep)
 	}
-	return c.buf.Write(p)
+	return len(p), nil
 }
 
 // String returns what was kept, with a "[output truncated]" line when
 // something was dropped.
 func (c *CapBuffer) String() string {
-	if c.truncated {
-		return c.buf.String() + "\n[output truncated]\n"
+	if len(c.pieces) == 0 && c.truncated == c.marked {
+		return c.s
 	}
-	return c.buf.String()
+	// Nothing is kept once output was dropped, so a marked s gets no
+	// pieces after it.
+	var b strings.Builder
+	b.Grow(c.n + len(truncatedLine))
+	b.WriteString(c.s)
+	for _, p := range c.pieces {
+		b.Write(p)
+	}
+	if c.truncated {
+		b.WriteString(truncatedLine)
+	}
+	c.s, c.pieces, c.marked = b.String(), nil, c.truncated
+	return c.s
 }
 
 // Decode converts wholly-known args into a Go struct with `cty:"name"` tags.

@@ -23,7 +23,7 @@ func MM(argv ...string) string {
 // that could not be run (connection lost, cancelled) is an error naming the
 // host; a non-zero exit status is not (see Failure).
 func Probe(ctx context.Context, h module.Host, cmd string) (module.Output, error) {
-	return capture(ctx, h, cmd, module.DefaultCaptureLimit)
+	return module.Capture(ctx, h, cmd)
 }
 
 // NotInstalled reports whether out is the shell saying the command does not

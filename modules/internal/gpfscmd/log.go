@@ -90,7 +90,7 @@ func logCommand(path string, head, tail, lines int) string {
 // read, the evidence. A log that does not exist is not an error: exists is
 // false and the summary is empty.
 func ReadLog(ctx context.Context, h module.Host, path string) (s LogSummary, raw string, exists bool, err error) {
-	out, err := capture(ctx, h, LogCommand(path), logCaptureLimit) // more than the engine's default 1 MiB
+	out, err := module.CaptureLimit(ctx, h, LogCommand(path), logCaptureLimit) // more than the engine's default 1 MiB
 	if err != nil {
 		return LogSummary{}, "", false, err
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/parse"
 )
 
@@ -253,35 +252,5 @@ func TestSummarizeLogErrorLine(t *testing.T) {
 	var pe *parse.Error
 	if !errors.As(err, &pe) || pe.Line != 4 {
 		t.Fatalf("error %v (line %d), want line 4", err, pe.Line)
-	}
-}
-
-func TestTextCaptureKeepsItsLimit(t *testing.T) {
-	w := &textCapture{limit: 5}
-	for _, p := range []string{"abc", "def", "gh"} {
-		if n, err := w.Write([]byte(p)); n != len(p) || err != nil {
-			t.Fatalf("write %q: %d %v", p, n, err)
-		}
-	}
-	if got := w.String(); got != "abcde\n[output truncated]\n" {
-		t.Fatalf("%q", got)
-	}
-	w = &textCapture{limit: 5}
-	buf := []byte("abc\n")
-	w.Write(buf)
-	buf[0] = 'X' // the transport reuses its buffer
-	if got := w.String(); got != "abc\n" {
-		t.Fatalf("%q", got)
-	}
-	// The same as the engine's capture on the same writes.
-	var c module.CapBuffer
-	c.Limit = 7
-	w = &textCapture{limit: 7}
-	for _, p := range []string{"0123", "", "4567", "89"} {
-		c.Write([]byte(p))
-		w.Write([]byte(p))
-	}
-	if w.String() != c.String() {
-		t.Fatalf("%q, module.CapBuffer %q", w.String(), c.String())
 	}
 }
