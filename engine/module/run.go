@@ -44,8 +44,9 @@ func CaptureLimit(ctx context.Context, h Host, cmd string, limit int) (Output, e
 // DefaultCaptureLimit bounds how much of a stream a step keeps (1 MiB).
 const DefaultCaptureLimit = 1 << 20
 
-// truncatedLine ends the text of a CapBuffer that dropped output.
-const truncatedLine = "\n[output truncated]\n"
+// TruncatedLine ends the text of a CapBuffer (and so of a captured
+// stream) that dropped output.
+const TruncatedLine = "\n[output truncated]\n"
 
 // CapBuffer keeps at most Limit bytes of what is written to it and says so
 // in String when it dropped some; writes never fail, so a command's output
@@ -86,13 +87,13 @@ func (c *CapBuffer) String() string {
 	// Nothing is kept once output was dropped, so a marked s gets no
 	// pieces after it.
 	var b strings.Builder
-	b.Grow(c.n + len(truncatedLine))
+	b.Grow(c.n + len(TruncatedLine))
 	b.WriteString(c.s)
 	for _, p := range c.pieces {
 		b.Write(p)
 	}
 	if c.truncated {
-		b.WriteString(truncatedLine)
+		b.WriteString(TruncatedLine)
 	}
 	c.s, c.pieces, c.marked = b.String(), nil, c.truncated
 	return c.s

@@ -100,7 +100,7 @@ func ReadLog(ctx context.Context, h module.Host, path string) (s LogSummary, raw
 		}
 		return LogSummary{}, out.Stdout, false, Failure(h, "awk "+path, out)
 	}
-	if strings.HasSuffix(out.Stdout, "\n[output truncated]\n") { // the bounds are below the limit: not the awk above
+	if strings.HasSuffix(out.Stdout, module.TruncatedLine) { // the bounds are below the limit: not the awk above
 		return LogSummary{}, out.Stdout, true, fmt.Errorf("mmfs.log on %s: the read of %s printed more than %d bytes, more than its bounds allow: is awk the POSIX one?", h.Name(), path, logCaptureLimit)
 	}
 	s, err = SummarizeLog(out.Stdout)
