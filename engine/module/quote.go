@@ -27,9 +27,13 @@ func Quote(s string) string {
 // Command joins a program and its arguments into one shell command line,
 // quoting every word.
 func Command(argv ...string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = Quote(a)
+	// The quoted words of a short command stay on the stack: strings.Join
+	// keeps none of them (most commands are "sh -c <script>" or
+	// "test -e <path>").
+	var words [4]string
+	q := words[:0]
+	for _, a := range argv {
+		q = append(q, Quote(a))
 	}
 	return strings.Join(q, " ")
 }

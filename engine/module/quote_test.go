@@ -60,3 +60,12 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
+
+// TestCommandOfManyWords: a command of more words than Command keeps on
+// its stack is joined the same way.
+func TestCommandOfManyWords(t *testing.T) {
+	got := Command("a", "b c", "d", "e'f", "g", "")
+	if want := `a 'b c' d 'e'"'"'f' g ''`; got != want {
+		t.Errorf("Command = %q, want %q", got, want)
+	}
+}

@@ -63,11 +63,11 @@ func (*Shell) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyR
 			return resp, nil
 		}
 	}
-	var stdin io.Reader
+	h := req.Host // Capture gives no stdin: the command reads nothing
 	if a.Stdin != nil {
-		stdin = strings.NewReader(*a.Stdin)
+		h = withStdin{req.Host, strings.NewReader(*a.Stdin)}
 	}
-	out, err := module.Capture(ctx, withStdin{req.Host, stdin}, a.wrap(module.Command("sh", "-c", a.Command), true))
+	out, err := module.Capture(ctx, h, a.wrap(module.Command("sh", "-c", a.Command), true))
 	resp.RC, resp.Stdout, resp.Stderr = out.RC, out.Stdout, out.Stderr
 	if err != nil {
 		return resp, err
@@ -136,6 +136,9 @@ func (a args) exists(ctx context.Context, h module.Host, path string) (bool, err
 // wrap prefixes inner with the cd and, if withEnv, the environment
 // assignments, every value quoted.
 func (a args) wrap(inner string, withEnv bool) string {
+	if a.Chdir == nil && (!withEnv || len(a.Env) == 0) {
+		return inner
+	}
 	var b strings.Builder
 	if a.Chdir != nil {
 		b.WriteString("cd -- " + module.Quote(*a.Chdir) + " && ")
