@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
@@ -19,11 +20,23 @@ type streamingHost struct {
 	module.Host
 	step string
 	obs  event.Observer
+	// own is the output of the host-step's commands, made with the host:
+	// a module runs its commands one after another, and each takes own
+	// in turn (busy); a command that starts while another still runs
+	// (a module running two at once) gets an output of its own.
+	busy atomic.Bool
+	own  runOutput
 }
 
 func (h *streamingHost) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	// One allocation per command for both streams' line writers and tees.
-	o := &runOutput{}
+	var o *runOutput
+	if h.busy.CompareAndSwap(false, true) {
+		o = &h.own
+		*o = runOutput{}
+		defer h.busy.Store(false)
+	} else {
+		o = &runOutput{} // one allocation for both streams' line writers and tees
+	}
 	name := h.Name()
 	o.out = lineWriter{obs: h.obs, step: h.step, host: name, stream: "stdout"}
 	o.err = lineWriter{obs: h.obs, step: h.step, host: name, stream: "stderr"}

@@ -1,8 +1,11 @@
 package apply
 
 import (
+	"context"
 	"io"
+	"io/fs"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -97,3 +100,60 @@ type errWriter struct {
 }
 
 func (w errWriter) Write([]byte) (int, error) { return w.n, w.err }
+
+// printHost prints its command's name on stdout (without a newline, so
+// the line is emitted at the end of the command), after waiting for its
+// gate when the command is "wait".
+type printHost struct {
+	gate    chan struct{}
+	started chan struct{}
+}
+
+func (printHost) Name() string { return "n1" }
+
+func (h printHost) Run(_ context.Context, cmd string, _ io.Reader, stdout, _ io.Writer) (int, error) {
+	if cmd == "wait" {
+		close(h.started)
+		<-h.gate
+	}
+	io.WriteString(stdout, "partial "+cmd)
+	return 0, nil
+}
+
+func (printHost) Put(context.Context, string, io.Reader, fs.FileMode) error { return nil }
+func (printHost) Get(context.Context, string, io.Writer) error              { return nil }
+
+// A host-step's commands share the streaming host's output one after
+// another; one that starts while another runs gets its own, and each
+// command's unfinished line is emitted with its own command.
+func TestStreamingHostCommandsKeepTheirOutput(t *testing.T) {
+	var mu sync.Mutex
+	var lines []string
+	obs := event.Func(func(e event.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, e.(event.Output).Stream+": "+e.(event.Output).Line)
+	})
+	ph := printHost{gate: make(chan struct{}), started: make(chan struct{})}
+	h := &streamingHost{Host: ph, step: "shell.a", obs: obs}
+	ctx := context.Background()
+	for _, c := range []string{"one", "two"} {
+		var mod strings.Builder
+		if _, err := h.Run(ctx, c, nil, &mod, nil); err != nil || mod.String() != "partial "+c {
+			t.Fatalf("%s: module got %q, %v", c, mod.String(), err)
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.Run(ctx, "wait", nil, nil, nil)
+	}()
+	<-ph.started
+	h.Run(ctx, "three", nil, nil, nil) // while "wait" holds the host's own output
+	close(ph.gate)
+	<-done
+	want := []string{"stdout: partial one", "stdout: partial two", "stdout: partial three", "stdout: partial wait"}
+	if d := cmp.Diff(want, lines); d != "" {
+		t.Errorf("events (-want +got):\n%s", d)
+	}
+}
