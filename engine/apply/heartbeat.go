@@ -1,7 +1,7 @@
 package apply
 
 import (
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/provadev/prova/engine/event"
@@ -16,44 +16,28 @@ const HeartbeatEvery = 5 * time.Second
 // heartbeat reports a running host-step as Progress events: the module's
 // own reports, passed through, and between them, every HeartbeatEvery, a
 // "running" report with the elapsed time and, when the attempt is bounded,
-// the time left before it times out. stop ends it. It runs on a timer
-// (time.AfterFunc), not a goroutine of its own: a host-step that ends
-// within HeartbeatEvery, as most do, costs one timer.
+// the time left before it times out. stop ends it. The run's beatClock
+// keeps it; it has no timer or goroutine of its own.
 type heartbeat struct {
 	obs        event.Observer
+	clock      *beatClock
 	step, host string
 	start      time.Time
 	timeout    time.Duration // 0: unbounded
-	mu         sync.Mutex
-	last       time.Time
-	timer      *time.Timer
-	stopped    bool
+	// quietSince is when the module last reported, as time since start
+	// (0: never).
+	quietSince atomic.Int64
+	// Kept by clock, under its lock: when the next tick is due and the
+	// heartbeat's place in the clock's list (in order of due).
+	due        time.Time
+	prev, next *heartbeat
+	listed     bool
 }
 
 func (r *Runner) startHeartbeat(step, host string, timeout time.Duration) *heartbeat {
-	hb := &heartbeat{obs: r.opts.Observer, step: step, host: host, start: time.Now(), timeout: timeout}
-	hb.last = hb.start
-	hb.mu.Lock()
-	hb.timer = time.AfterFunc(HeartbeatEvery, hb.tick)
-	hb.mu.Unlock()
+	hb := &heartbeat{obs: r.opts.Observer, clock: &r.beats, step: step, host: host, timeout: timeout}
+	r.beats.add(hb)
 	return hb
-}
-
-// tick reports the host as running when its module was quiet for
-// HeartbeatEvery, and arms the next tick.
-func (hb *heartbeat) tick() {
-	hb.mu.Lock()
-	if hb.stopped {
-		hb.mu.Unlock()
-		return
-	}
-	now := time.Now()
-	quiet := now.Sub(hb.last) >= HeartbeatEvery
-	hb.timer.Reset(HeartbeatEvery)
-	hb.mu.Unlock()
-	if quiet {
-		hb.obs.Observe(event.Progress{Step: hb.step, Host: hb.host, Message: hb.running(now), Elapsed: now.Sub(hb.start).Seconds()})
-	}
 }
 
 // running is the heartbeat's message: "running", and with a bound, how
@@ -71,15 +55,8 @@ func (hb *heartbeat) running(now time.Time) string {
 
 // report passes a module's progress on.
 func (hb *heartbeat) report(p module.Progress) {
-	hb.mu.Lock()
-	hb.last = time.Now()
-	hb.mu.Unlock()
+	hb.quietSince.Store(int64(hb.clock.clockNow().Sub(hb.start)))
 	hb.obs.Observe(event.Progress{Step: hb.step, Host: hb.host, Message: p.Message, Elapsed: p.Elapsed, Remaining: p.Remaining})
 }
 
-func (hb *heartbeat) stop() {
-	hb.mu.Lock()
-	defer hb.mu.Unlock()
-	hb.stopped = true
-	hb.timer.Stop()
-}
+func (hb *heartbeat) stop() { hb.clock.remove(hb) }

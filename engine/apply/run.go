@@ -58,6 +58,8 @@ type Runner struct {
 	lockMu  sync.Mutex
 	held    HeldLock
 	lockErr error
+
+	beats beatClock // the heartbeats of the attempts running
 }
 
 // New prepares a run. The scope must have its locals set.
