@@ -78,7 +78,7 @@ func TestBeatClockTicksEachHeartbeatOnItsOwnSchedule(t *testing.T) {
 	f.tick(2 * time.Second) // t=5s: a is due
 	f.tick(2 * time.Second) // t=7s: b is due
 	c.report(module.Progress{Message: "halfway"})
-	f.tick(time.Second) // t=8s: c is due, but reported at 8s
+	f.tick(time.Second)     // t=8s: c is due, but reported at 8s
 	f.tick(2 * time.Second) // t=10s: a again
 	b.stop()
 	f.tick(3 * time.Second) // t=13s: c's next tick (the timer was armed for b's, at 12s)
