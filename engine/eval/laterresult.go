@@ -3,12 +3,14 @@ package eval
 import "github.com/zclconf/go-cty/cty"
 
 // laterResult is a step result recorded by what it is, not as a value
-// (Results.SetSkipped, SetPlanned, SetUnknown, SetFunc): the value depends
-// only on the step's result type (kept once per step), the host and the
-// kind, so it is made when first read.
+// (Results.SetSkipped, SetPlanned, SetUnknown, SetApplied, SetFunc): the
+// value depends only on the step's result type (kept once per step), the
+// host, the kind and what an applied result is made of, so it is made when
+// first read.
 type laterResult struct {
-	kind laterKind
-	make func() cty.Value // laterMade
+	kind    laterKind
+	make    func() cty.Value // laterMade
+	applied *Applied         // laterApplied
 }
 
 type laterKind uint8
@@ -19,6 +21,7 @@ const (
 	laterPlannedChange
 	laterUnknown // cty.UnknownVal of the result type
 	laterMade    // made by its own function (Results.SetFunc)
+	laterApplied // AppliedResult of applied (Results.SetApplied)
 )
 
 func (l laterResult) value(ty cty.Type, host string) cty.Value {
@@ -29,6 +32,8 @@ func (l laterResult) value(ty cty.Type, host string) cty.Value {
 		return cty.UnknownVal(ty)
 	case laterMade:
 		return l.make()
+	case laterApplied:
+		return AppliedResult(ty, host, *l.applied)
 	}
 	return PlannedResult(ty, host, l.kind == laterPlannedChange)
 }
@@ -43,6 +48,8 @@ func (l laterResult) attr(ty cty.Type, name, host string) (cty.Value, bool) {
 	switch l.kind {
 	case laterSkipped:
 		return skippedAttr(ty, name, host), true
+	case laterApplied:
+		return l.applied.attr(ty, name, host)
 	case laterUnknown:
 		return cty.UnknownVal(ty.AttributeType(name)), true
 	}

@@ -28,6 +28,10 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 			v := PlannedResult(ty, host, true).Mark("x")
 			lazy.SetFunc("a", host, func() cty.Value { return v })
 			eager.Set("a", host, v)
+		case 6:
+			a := &Applied{Changed: true, RC: 3, Stdout: "out of " + host, Message: "m"}
+			lazy.SetApplied("a", host, ty, a)
+			eager.Set("a", host, AppliedResult(ty, host, *a))
 		case 4:
 			v := cty.UnknownVal(ty)
 			lazy.Set("a", host, v)
@@ -37,7 +41,7 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 			eager.Set("a", host, cty.UnknownVal(ty))
 		}
 	}
-	hosts := []string{"n1", "n2", "n3", "n4", "n5", "n6"}
+	hosts := []string{"n1", "n2", "n3", "n4", "n5", "n6", "n7"}
 	for i, h := range hosts {
 		record(h, i)
 	}
@@ -65,6 +69,8 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 	record("n4", 3)
 	record("n2", 0)
 	record("n3", 5)
+	record("n6", 6)
+	record("n7", 0)
 	check("second records")
 	if got := lazy.own("a", "n2", ty).GetAttr("skipped"); !got.RawEquals(cty.True) {
 		t.Errorf("n2 skipped = %#v", got)
@@ -95,7 +101,34 @@ func TestLaterAttrMatchesValue(t *testing.T) {
 			t.Errorf("kind %d: an attribute the type lacks", k)
 		}
 	}
+	for _, a := range []Applied{{}, {Changed: true, RC: 1, Stdout: "a\n", Stderr: "e\u0301", Message: "m"}, {Failed: true, Skipped: true, RC: -1}, {RC: 256}} {
+		l := laterResult{kind: laterApplied, applied: &a}
+		for _, ty := range []cty.Type{ResultType(cty.EmptyObject), ty} {
+			v := l.value(ty, "n0017")
+			if !v.Type().Equals(ty) {
+				t.Errorf("applied %+v: type %#v, want %#v", a, v.Type(), ty)
+			}
+			for name := range ty.AttributeTypes() {
+				got, ok := l.attr(ty, name, "n0017")
+				if !ok || !got.RawEquals(v.GetAttr(name)) {
+					t.Errorf("applied %+v, %s: attr %#v (%v), value's %#v", a, name, got, ok, v.GetAttr(name))
+				}
+			}
+			if _, ok := l.attr(ty, "missing", "n0017"); ok {
+				t.Errorf("applied: an attribute the type lacks")
+			}
+		}
+	}
 	if _, ok := (laterResult{kind: laterMade, make: func() cty.Value { return cty.EmptyObjectVal }}).attr(cty.NilType, "rc", "h"); ok {
 		t.Error("a result made by its own function gave an attribute without being made")
+	}
+}
+
+// RCVal is cty.NumberIntVal for every status, shared or not.
+func TestRCVal(t *testing.T) {
+	for _, rc := range []int{0, 1, 2, 127, 255, 256, -1, 1 << 40} {
+		if got, want := RCVal(rc), cty.NumberIntVal(int64(rc)); !got.RawEquals(want) || !got.Equals(want).True() {
+			t.Errorf("RCVal(%d) = %#v, want %#v", rc, got, want)
+		}
 	}
 }

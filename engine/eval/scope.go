@@ -277,6 +277,14 @@ func (r *Results) SetFunc(step, host string, make func() cty.Value) {
 	r.setLater(step, host, cty.NilType, laterResult{kind: laterMade, make: make})
 }
 
+// SetApplied records host's result of step, of result type ty, as what it
+// is made of: AppliedResult(ty, host, a), made when first read; an
+// attribute of it is read without making it. It is meant for result types
+// of the common attributes only (CommonResultAttrs).
+func (r *Results) SetApplied(step, host string, ty cty.Type, a *Applied) {
+	r.setLater(step, host, ty, laterResult{kind: laterApplied, applied: a})
+}
+
 func (r *Results) setLater(step, host string, ty cty.Type, l laterResult) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
