@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
 	"github.com/provadev/prova/engine/program"
@@ -31,12 +32,9 @@ func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host
 		// Most results are never read by a later step: the event's JSON
 		// is made directly and the cty object only when read.
 		result = commonJSON(host, o.resp, o.status, o.message)
-		// The closure holds the few values the result is made of (a whole
-		// ApplyResponse would be moved to the heap besides the closure).
-		ty, rc, stdout, stderr, status, message := s.ResultType, o.resp.RC, o.resp.Stdout, o.resp.Stderr, o.status, o.message
-		r.results.SetFunc(s.Name, host, func() cty.Value {
-			return resultValue(ty, host, module.ApplyResponse{RC: rc, Stdout: stdout, Stderr: stderr}, status, message)
-		})
+		// What the result is made of, by kind: a later step's
+		// step.<name>.stdout reads it without the object being made.
+		r.results.SetApplied(s.Name, host, s.ResultType, appliedOf(o))
 	default:
 		if o.value == cty.NilVal {
 			o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
@@ -308,4 +306,11 @@ func timedOut(host string, timeout time.Duration, from string) string {
 		from = "the step timeout"
 	}
 	return fmt.Sprintf("timed out after %s (%s): %s did not answer in time; the host or its command hung", timeout, from, host)
+}
+
+// appliedOf is what resultValue makes the result of o of, for a result
+// type of the common attributes only (commonOnly).
+func appliedOf(o outcome) *eval.Applied {
+	return &eval.Applied{Changed: o.status == event.Changed, Failed: o.status == event.Failed || o.status == event.Unreachable,
+		Skipped: o.status == event.Skipped, RC: o.resp.RC, Stdout: o.resp.Stdout, Stderr: o.resp.Stderr, Message: o.message}
 }

@@ -56,7 +56,7 @@ func resultValue(ty cty.Type, host string, resp module.ApplyResponse, status eve
 	attrs["changed"] = cty.BoolVal(status == event.Changed)
 	attrs["failed"] = cty.BoolVal(status == event.Failed || status == event.Unreachable)
 	attrs["skipped"] = cty.BoolVal(status == event.Skipped)
-	attrs["rc"] = cty.NumberIntVal(int64(resp.RC))
+	attrs["rc"] = eval.RCVal(resp.RC)
 	attrs["stdout"] = cty.StringVal(resp.Stdout)
 	attrs["stderr"] = cty.StringVal(resp.Stderr)
 	attrs["message"] = cty.StringVal(message)

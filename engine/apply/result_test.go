@@ -76,15 +76,28 @@ func TestCommonJSONMatchesResultObject(t *testing.T) {
 		{RC: 1, Stdout: "a\nb <&>", Stderr: "warn"},
 		{RC: -1, Stdout: "e\u0301 caf\u00e9", Stderr: "\u0301"},
 		{RC: 255, Stdout: "\xff\xfe not utf-8"},
+		{RC: 256, Stderr: "beyond a status"},
 	}
 	for _, st := range statuses {
 		for _, resp := range resps {
 			for _, msg := range []string{"", "gave up", "A\u030a"} {
 				for _, host := range []string{"n1", "o\u0308"} {
-					want := jsonResult(resultValue(ty, host, resp, st, msg))
+					obj := resultValue(ty, host, resp, st, msg)
+					want := jsonResult(obj)
 					got := commonJSON(host, resp, st, msg)
 					if d := cmp.Diff(want, got); d != "" {
 						t.Errorf("status %v, %+v, message %q, host %q (-object +direct):\n%s", st, resp, msg, host, d)
+					}
+					// The result recorded by kind (Results.SetApplied) is
+					// the object, whichever way a later step reads it.
+					o := outcome{status: st, message: msg, resp: resp}
+					if a := eval.AppliedResult(ty, host, *appliedOf(o)); !a.RawEquals(obj) {
+						t.Errorf("status %v, %+v, message %q, host %q: applied %#v, want %#v", st, resp, msg, host, a, obj)
+					}
+					rs := eval.NewResults()
+					rs.SetApplied("s", host, ty, appliedOf(o))
+					if v, ok := rs.Get("s", host); !ok || !v.RawEquals(obj) {
+						t.Errorf("status %v, %+v: recorded %#v, want %#v", st, resp, v, obj)
 					}
 				}
 			}
