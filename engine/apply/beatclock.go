@@ -31,6 +31,20 @@ type beatClock struct {
 	timer      *time.Timer
 }
 
+// beatClocks are a run's heartbeat clocks, a host's heartbeats always on
+// the same one: with one clock the fan-out's workers queued on its lock at
+// every host-step.
+type beatClocks [16]beatClock
+
+// of is host's clock.
+func (cs *beatClocks) of(host string) *beatClock {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(host); i++ {
+		h = (h ^ uint32(host[i])) * 16777619
+	}
+	return &cs[h%uint32(len(cs))]
+}
+
 func (c *beatClock) interval() time.Duration {
 	if c.every > 0 {
 		return c.every

@@ -16,8 +16,8 @@ const HeartbeatEvery = 5 * time.Second
 // heartbeat reports a running host-step as Progress events: the module's
 // own reports, passed through, and between them, every HeartbeatEvery, a
 // "running" report with the elapsed time and, when the attempt is bounded,
-// the time left before it times out. stop ends it. The run's beatClock
-// keeps it; it has no timer or goroutine of its own.
+// the time left before it times out. stop ends it. One of the run's
+// beatClocks keeps it; it has no timer or goroutine of its own.
 type heartbeat struct {
 	obs        event.Observer
 	clock      *beatClock
@@ -35,8 +35,8 @@ type heartbeat struct {
 }
 
 func (r *Runner) startHeartbeat(step, host string, timeout time.Duration) *heartbeat {
-	hb := &heartbeat{obs: r.opts.Observer, clock: &r.beats, step: step, host: host, timeout: timeout}
-	r.beats.add(hb)
+	hb := &heartbeat{obs: r.opts.Observer, clock: r.beats.of(host), step: step, host: host, timeout: timeout}
+	hb.clock.add(hb)
 	return hb
 }
 

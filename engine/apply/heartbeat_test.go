@@ -146,3 +146,20 @@ func TestBeatClockRealTimer(t *testing.T) {
 	}
 	hb.stop()
 }
+
+// A host's heartbeats are always on the same clock of a run's, and the
+// hosts of a run spread over them.
+func TestBeatClocksOfHost(t *testing.T) {
+	var cs beatClocks
+	used := map[*beatClock]bool{}
+	for i := range 1000 {
+		h := fmt.Sprintf("n%04d", i)
+		if cs.of(h) != cs.of(h) {
+			t.Fatalf("%s: two clocks", h)
+		}
+		used[cs.of(h)] = true
+	}
+	if len(used) != len(cs) {
+		t.Errorf("1,000 hosts on %d of %d clocks", len(used), len(cs))
+	}
+}

@@ -59,7 +59,7 @@ type Runner struct {
 	held    HeldLock
 	lockErr error
 
-	beats beatClock // the heartbeats of the attempts running
+	beats beatClocks // the heartbeats of the attempts running
 }
 
 // New prepares a run. The scope must have its locals set.
