@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -130,5 +131,34 @@ func TestRCVal(t *testing.T) {
 		if got, want := RCVal(rc), cty.NumberIntVal(int64(rc)); !got.RawEquals(want) || !got.Equals(want).True() {
 			t.Errorf("RCVal(%d) = %#v, want %#v", rc, got, want)
 		}
+	}
+}
+
+// A step with more later results than parallelSettle is made on every
+// core; its per_host map is the one the records stand for.
+func TestResultsSettleManyHosts(t *testing.T) {
+	ty := ResultType(cty.EmptyObject)
+	lazy, eager := NewResults(), NewResults()
+	for i := range 3 * parallelSettle {
+		host := fmt.Sprintf("n%04d", i)
+		switch i % 4 {
+		case 0:
+			lazy.SetSkipped("a", host, ty)
+			eager.Set("a", host, SkippedResult(ty, host))
+		case 1:
+			a := &Applied{RC: i % 3, Stdout: host}
+			lazy.SetApplied("a", host, ty, a)
+			eager.Set("a", host, AppliedResult(ty, host, *a))
+		case 2:
+			lazy.SetPlanned("a", host, ty, true)
+			eager.Set("a", host, PlannedResult(ty, host, true))
+		default:
+			v := SkippedResult(ty, host).Mark("m")
+			lazy.SetFunc("a", host, func() cty.Value { return v })
+			eager.Set("a", host, v)
+		}
+	}
+	if l, e := lazy.perHost("a", ty), eager.perHost("a", ty); !l.RawEquals(e) {
+		t.Errorf("perHost of %d hosts differs", 3*parallelSettle)
 	}
 }

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"runtime"
 	"sort"
 	"sync"
 
@@ -271,8 +272,9 @@ func (r *Results) SetPlanned(step, host string, ty cty.Type, changed bool) {
 }
 
 // SetFunc records host's result of step as what make returns, called
-// once, when the result is first read (under the store's lock: make must
-// be quick, pure and not use the store).
+// once, when the result is first read (under the store's lock, and
+// alongside other results' make when a step's results are made at once:
+// make must be quick, pure and not use the store).
 func (r *Results) SetFunc(step, host string, make func() cty.Value) {
 	r.setLater(step, host, cty.NilType, laterResult{kind: laterMade, make: make})
 }
@@ -315,10 +317,46 @@ func (r *Results) settle(step string) {
 		r.byStep[step] = m
 	}
 	ty := r.laterTypes[step]
-	for host, lr := range l {
-		m[host] = lr.value(ty, host)
+	if len(l) < parallelSettle || runtime.GOMAXPROCS(0) == 1 {
+		for host, lr := range l {
+			m[host] = lr.value(ty, host)
+		}
+	} else {
+		settleParallel(m, l, ty)
 	}
 	delete(r.later, step)
+}
+
+// parallelSettle is the fewest later results settle makes on every core:
+// the first per_host read of a step makes every host's result object at
+// once, while the run waits for it (1,000 objects: milliseconds).
+const parallelSettle = 256
+
+// settleParallel makes the values of l into m, GOMAXPROCS goroutines each
+// making a share (a result's value is made from the record alone, so they
+// can be made in any order).
+func settleParallel(m map[string]cty.Value, l map[string]laterResult, ty cty.Type) {
+	hosts := make([]string, 0, len(l))
+	for h := range l {
+		hosts = append(hosts, h)
+	}
+	vals := make([]cty.Value, len(hosts))
+	workers := min(runtime.GOMAXPROCS(0), len(hosts))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(hosts)/workers, (w+1)*len(hosts)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				vals[i] = l[hosts[i]].value(ty, hosts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for i, h := range hosts {
+		m[h] = vals[i]
+	}
 }
 
 // Share makes host's result of a run_once step every host's result.
