@@ -34,8 +34,19 @@ type heartbeat struct {
 	listed     bool
 }
 
-func (r *Runner) startHeartbeat(step, host string, timeout time.Duration) *heartbeat {
-	hb := &heartbeat{obs: r.opts.Observer, clock: r.beats.of(host), step: step, host: host, timeout: timeout}
+// startHeartbeat starts the heartbeat of an attempt on h: the first
+// attempt of a host-step uses the one its streaming host holds (no
+// allocation of its own).
+func (r *Runner) startHeartbeat(h module.Host, step string, timeout time.Duration) *heartbeat {
+	host := h.Name()
+	var hb *heartbeat
+	if sh, ok := h.(*streamingHost); ok && !sh.beatTaken {
+		sh.beatTaken = true
+		hb = &sh.beat
+	} else {
+		hb = new(heartbeat)
+	}
+	hb.obs, hb.clock, hb.step, hb.host, hb.timeout = r.opts.Observer, r.beats.of(host), step, host, timeout
 	hb.clock.add(hb)
 	return hb
 }

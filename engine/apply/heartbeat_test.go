@@ -163,3 +163,21 @@ func TestBeatClocksOfHost(t *testing.T) {
 		t.Errorf("1,000 hosts on %d of %d clocks", len(used), len(cs))
 	}
 }
+
+// The first attempt of a host-step takes the heartbeat its streaming host
+// holds; a retry's attempt gets one of its own (the first's module may
+// still report into its own).
+func TestStartHeartbeatFirstAttemptUsesTheHosts(t *testing.T) {
+	r := &Runner{opts: Options{Observer: event.Func(func(event.Event) {})}}
+	sh := &streamingHost{Host: printHost{}, step: "shell.a"}
+	first := r.startHeartbeat(sh, "shell.a", 0)
+	first.stop()
+	second := r.startHeartbeat(sh, "shell.a", time.Minute)
+	second.stop()
+	if first != &sh.beat || second == first {
+		t.Errorf("first %p, second %p, the host's %p", first, second, &sh.beat)
+	}
+	if second.host != "n1" || second.timeout != time.Minute || second.clock != r.beats.of("n1") {
+		t.Errorf("second heartbeat %+v", second)
+	}
+}

@@ -185,7 +185,7 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 	if err != nil {
 		return outcome{status: event.Failed, message: err.Error()}
 	}
-	hb := r.startHeartbeat(s.ID(), h.Name(), timeout)
+	hb := r.startHeartbeat(h, s.ID(), timeout)
 	resp, err := module.CallApply(actx, s.Module, module.ApplyRequest{Host: h, Args: args, Typed: sa.typed, BaseDir: r.prog.Runbook.BaseDir,
 		Progress: hb.report, Planned: planned})
 	hb.stop()

@@ -26,6 +26,10 @@ type streamingHost struct {
 	// (a module running two at once) gets an output of its own.
 	busy atomic.Bool
 	own  runOutput
+	// beat is the heartbeat of the host-step's first attempt, made with
+	// the host (startHeartbeat); later attempts make their own.
+	beat      heartbeat
+	beatTaken bool
 }
 
 func (h *streamingHost) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
