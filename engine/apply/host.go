@@ -27,11 +27,12 @@ func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host
 	start := time.Now()
 	o := r.applyEval(ctx, se, m, host)
 	var result map[string]any
+	st := r.hosts.get(host, true)
 	switch {
 	case o.value == cty.NilVal && commonOnly(s.ResultType):
 		// Most results are never read by a later step: the event's JSON
 		// is made directly and the cty object only when read.
-		result = commonJSON(host, o.resp, o.status, o.message)
+		result = commonJSON(st.name, o.resp, o.status, o.message)
 		// What the result is made of, by kind: a later step's
 		// step.<name>.stdout reads it without the object being made.
 		r.results.SetApplied(s.Name, host, s.ResultType, appliedOf(o))
@@ -42,7 +43,7 @@ func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host
 		r.results.Set(s.Name, host, o.value)
 		result = jsonResult(o.value)
 	}
-	r.count(host, o.status)
+	st.count(o.status)
 	sev := ""
 	if _, ok := s.Module.(module.BodyEvaluator); ok {
 		sev = m.Severity

@@ -3,6 +3,8 @@ package apply
 import (
 	"sync"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/provadev/prova/engine/event"
 )
 
@@ -14,6 +16,13 @@ type hostState struct {
 	mu     sync.Mutex
 	active bool
 	tally  event.Tally
+	// name is the host's name as its results' JSON has it (NFC, as
+	// cty.StringVal makes it), boxed once rather than at every host-step.
+	name any
+}
+
+func newHostState(name string, active bool) *hostState {
+	return &hostState{active: active, name: cty.NormalizeString(name)}
 }
 
 // hostStates holds every host's state. The map is made once, with every
@@ -29,7 +38,7 @@ type hostStates struct {
 func newHostStates(names []string) *hostStates {
 	hs := &hostStates{byName: make(map[string]*hostState, len(names))}
 	for _, n := range names {
-		hs.byName[n] = &hostState{active: true}
+		hs.byName[n] = newHostState(n, true)
 	}
 	return hs
 }
@@ -47,7 +56,7 @@ func (hs *hostStates) get(host string, make bool) *hostState {
 		if hs.extra == nil {
 			hs.extra = map[string]*hostState{}
 		}
-		st = &hostState{}
+		st = newHostState(host, false)
 		hs.extra[host] = st
 	}
 	return st
@@ -79,7 +88,11 @@ func (hs *hostStates) deactivate(host string) bool {
 
 // count adds one host-step of status s to host's tally.
 func (hs *hostStates) count(host string, s event.Status) {
-	st := hs.get(host, true)
+	hs.get(host, true).count(s)
+}
+
+// count adds one host-step of status s to the tally.
+func (st *hostState) count(s event.Status) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	t := &st.tally

@@ -73,8 +73,9 @@ func commonOnly(ty cty.Type) bool {
 // commonJSON is jsonResult(resultValue(ty, host, resp, status, message))
 // for a result type of the common attributes only (commonOnly), made
 // without the cty object: strings NFC-normalised as cty.StringVal does,
-// rc as a float64 as the walk gives it.
-func commonJSON(host string, resp module.ApplyResponse, status event.Status, message string) map[string]any {
+// rc as a float64 as the walk gives it. host is the host's name already
+// normalised (hostState.name).
+func commonJSON(host any, resp module.ApplyResponse, status event.Status, message string) map[string]any {
 	return map[string]any{
 		"changed": status == event.Changed,
 		"failed":  status == event.Failed || status == event.Unreachable,
@@ -83,7 +84,7 @@ func commonJSON(host string, resp module.ApplyResponse, status event.Status, mes
 		"stdout":  cty.NormalizeString(resp.Stdout),
 		"stderr":  cty.NormalizeString(resp.Stderr),
 		"message": cty.NormalizeString(message),
-		"host":    cty.NormalizeString(host),
+		"host":    host,
 	}
 }
 

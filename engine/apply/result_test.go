@@ -84,7 +84,7 @@ func TestCommonJSONMatchesResultObject(t *testing.T) {
 				for _, host := range []string{"n1", "o\u0308"} {
 					obj := resultValue(ty, host, resp, st, msg)
 					want := jsonResult(obj)
-					got := commonJSON(host, resp, st, msg)
+					got := commonJSON(newHostState(host, true).name, resp, st, msg)
 					if d := cmp.Diff(want, got); d != "" {
 						t.Errorf("status %v, %+v, message %q, host %q (-object +direct):\n%s", st, resp, msg, host, d)
 					}
