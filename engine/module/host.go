@@ -12,7 +12,9 @@ import (
 // Run executes cmd through the remote user's shell, wiring stdin, stdout and
 // stderr, and returns the exit status. err is non-nil only when the command
 // could not be run or its status is unknown (connection lost, cancelled);
-// a command that ran and failed returns its status and a nil error.
+// a command that ran and failed returns its status and a nil error. Run
+// is done with stdout and stderr when it returns: it writes nothing to
+// them afterwards (callers reuse them).
 type Host interface {
 	Name() string
 	Run(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) (int, error)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/gocty"
@@ -28,10 +29,15 @@ func Capture(ctx context.Context, h Host, cmd string) (Output, error) {
 // keeps DefaultCaptureLimit), for the few commands whose evidence is
 // larger than the default (the GPFS log of a large cluster's start).
 func CaptureLimit(ctx context.Context, h Host, cmd string, limit int) (Output, error) {
-	// Both buffers in one allocation: they escape to the host's Run.
-	b := &[2]CapBuffer{{Limit: limit}, {Limit: DefaultCaptureLimit}}
+	// Both buffers escape to the host's Run; they are taken from a pool
+	// and put back empty once their text is made (Run writes nothing
+	// after it returns: see Host).
+	b := capBuffers.Get().(*[2]CapBuffer)
+	b[0], b[1] = CapBuffer{Limit: limit}, CapBuffer{Limit: DefaultCaptureLimit}
 	rc, err := h.Run(ctx, cmd, nil, &b[0], &b[1])
 	o := Output{Stdout: b[0].String(), Stderr: b[1].String(), RC: rc}
+	b[0], b[1] = CapBuffer{}, CapBuffer{} // keep nothing of the output
+	capBuffers.Put(b)
 	if err != nil {
 		if IsUnreachable(err) {
 			return o, err // the transport's error names the host; the command is beside the point
@@ -40,6 +46,10 @@ func CaptureLimit(ctx context.Context, h Host, cmd string, limit int) (Output, e
 	}
 	return o, nil
 }
+
+// capBuffers holds the buffer pairs of Capture: a command's pair was its
+// one allocation, whatever it printed.
+var capBuffers = sync.Pool{New: func() any { return new([2]CapBuffer) }}
 
 // DefaultCaptureLimit bounds how much of a stream a step keeps (1 MiB).
 const DefaultCaptureLimit = 1 << 20
