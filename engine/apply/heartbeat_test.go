@@ -2,6 +2,7 @@ package apply
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -154,10 +155,11 @@ func TestBeatClocksOfHost(t *testing.T) {
 	used := map[*beatClock]bool{}
 	for i := range 1000 {
 		h := fmt.Sprintf("n%04d", i)
-		if cs.of(h) != cs.of(h) {
+		c := cs.of(h)
+		if again := cs.of(strings.Clone(h)); again != c {
 			t.Fatalf("%s: two clocks", h)
 		}
-		used[cs.of(h)] = true
+		used[c] = true
 	}
 	if len(used) != len(cs) {
 		t.Errorf("1,000 hosts on %d of %d clocks", len(used), len(cs))
