@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/inventory/internal/hclfast"
 )
 
 // diffInventories are HCL inventories for the differential tests: literals,
@@ -184,12 +186,39 @@ func diffCases(t *testing.T) []string {
 	return paths
 }
 
-// loadEvaluated loads path with every literal fast path and the per-group
-// memo of build turned off: the load as it was before them.
+// loadEvaluated loads path with every literal fast path, the per-group
+// memo of build and the literal-subset parser (hclfast) turned off: the
+// load as it was before them, every file parsed by hclsyntax.
 func loadEvaluated(path string) (*Inventory, hcl.Diagnostics) {
-	evaluateAll = true
-	defer func() { evaluateAll = false }()
+	evaluateAll, parseWithHCLSyntax = true, true
+	defer func() { evaluateAll, parseWithHCLSyntax = false, false }()
 	return Load(path)
+}
+
+// TestFastParserTakesInventories: the literal-subset parser takes the
+// common inventories among the differential cases, so that
+// TestLiteralPathsAsEvaluated compares it with hclsyntax rather than
+// hclsyntax with itself.
+func TestFastParserTakesInventories(t *testing.T) {
+	paths := diffCases(t)
+	taken := 0
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ok := hclfast.Parse(src, path)
+		if ok {
+			taken++
+		}
+		base := filepath.Base(path)
+		if base == "big.hcl" || strings.Contains(path, filepath.Join("hcl", "valid")) {
+			if !ok {
+				t.Errorf("%s: the fast parser declined a common inventory", path)
+			}
+		}
+	}
+	t.Logf("fast parser took %d of %d inventories", taken, len(paths))
 }
 
 // TestLiteralPathsAsEvaluated loads every inventory above and every HCL

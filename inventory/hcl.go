@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/inventory/internal/hclfast"
 )
 
 var connAttrNames = []string{
@@ -69,6 +71,23 @@ var (
 	groupNames    = namesOf(groupSchema)
 )
 
+// parseHCLFile parses an HCL file: through hclfast when the file is in its
+// literal subset (it then makes the tree hclsyntax would, without a
+// diagnostic), otherwise through hclsyntax, the reference and the only
+// source of syntax diagnostics. parseWithHCLSyntax is a test switch that
+// sends every file to hclsyntax, for the differential tests.
+func parseHCLFile(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
+	if !parseWithHCLSyntax {
+		if f, ok := hclfast.Parse(src, filename); ok {
+			return f, nil
+		}
+	}
+	return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+}
+
+// parseWithHCLSyntax is never set outside tests.
+var parseWithHCLSyntax bool
+
 // hclParser fills a builder from an HCL inventory.
 type hclParser struct {
 	b        *builder
@@ -84,7 +103,7 @@ func parseHCL(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 
 // parseHCLWith parses with GPFS input (gpfscluster.go): nil = the file alone.
 func parseHCLWith(filename string, src []byte, in *gpfsInput) (*Inventory, hcl.Diagnostics) {
-	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	file, diags := parseHCLFile(src, filename)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -1,0 +1,303 @@
+package hclfast
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Parse returns the file that hclsyntax.ParseConfig(src, filename,
+// hcl.InitialPos) returns, node for node, when src is in the subset (see
+// the package documentation) and hclsyntax would report no diagnostic at
+// all. ok is false for anything else, and the caller then parses with
+// hclsyntax, which reports the file's diagnostics.
+func Parse(src []byte, filename string) (file *hcl.File, ok bool) {
+	if !navOK {
+		return nil, false
+	}
+	p := &parser{scanner: scanner{src: src, str: string(src), filename: filename, pos: hcl.InitialPos}}
+	body, ok := p.body(true)
+	if !ok {
+		return nil, false
+	}
+	return &hcl.File{Body: body, Bytes: src, Nav: navFor(body)}, true
+}
+
+type parser struct {
+	scanner
+	// last is the range of the last token read, hclsyntax's
+	// peeker.PrevRange.
+	last  hcl.Range
+	slabs slabs
+}
+
+// peek is the next token in the given newline mode; read moves past it.
+func (p *parser) peek(newlines bool) token {
+	t, _ := p.next(newlines)
+	return t
+}
+
+func (p *parser) read(newlines bool) token {
+	t, end := p.next(newlines)
+	p.pos = end
+	p.last = t.rng
+	return t
+}
+
+// body parses a body up to the end of the file (top) or its closing
+// brace, as hclsyntax's ParseBody does, and returns it; the opening brace
+// of a block body has been read.
+func (p *parser) body(top bool) (*hclsyntax.Body, bool) {
+	var start hcl.Range
+	if top {
+		start = p.peek(true).rng // PrevRange before the first token is NextRange
+	} else {
+		start = p.last
+	}
+	end := kCBrace
+	if top {
+		end = kEOF
+	}
+	b := p.slabs.body()
+	b.Attributes = hclsyntax.Attributes{}
+	b.Blocks = hclsyntax.Blocks{}
+	for {
+		t := p.peek(true)
+		switch t.kind {
+		case end:
+			p.read(true)
+			b.SrcRange = hcl.RangeBetween(start, t.rng)
+			b.EndRange = hcl.Range{Filename: t.rng.Filename, Start: t.rng.End, End: t.rng.End}
+			return b, true
+		case kNewline:
+			p.read(true)
+		case kIdent:
+			if !p.item(b) {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+}
+
+// item parses an attribute or a block into b.
+func (p *parser) item(b *hclsyntax.Body) bool {
+	ident := p.read(true)
+	name := p.str[ident.from:ident.to]
+	switch p.peek(true).kind {
+	case kEqual:
+		eq := p.read(true)
+		expr, ok := p.expr(true)
+		if !ok {
+			return false
+		}
+		exprEnd := p.last
+		switch p.peek(true).kind {
+		case kNewline:
+			p.read(true)
+		case kEOF:
+		default:
+			return false // "Missing newline after argument"
+		}
+		if _, dup := b.Attributes[name]; dup {
+			return false // "Attribute redefined"
+		}
+		a := p.slabs.attr()
+		*a = hclsyntax.Attribute{
+			Name:        name,
+			Expr:        expr,
+			SrcRange:    hcl.RangeBetween(ident.rng, exprEnd),
+			NameRange:   ident.rng,
+			EqualsRange: eq.rng,
+		}
+		b.Attributes[name] = a
+		return true
+	case kString, kOBrace:
+		blk, ok := p.block(ident, name)
+		if !ok {
+			return false
+		}
+		b.Blocks = append(b.Blocks, blk)
+		return true
+	default:
+		return false // identifier labels and anything else
+	}
+}
+
+// block parses the rest of a block whose type identifier was read.
+func (p *parser) block(ident token, typ string) (*hclsyntax.Block, bool) {
+	blk := p.slabs.block()
+	blk.Type = typ
+	blk.TypeRange = ident.rng
+	for {
+		t := p.peek(true)
+		if t.kind == kOBrace {
+			break
+		}
+		if t.kind != kString {
+			return nil, false
+		}
+		p.read(true)
+		blk.Labels = append(blk.Labels, t.val)
+		blk.LabelRanges = append(blk.LabelRanges, t.rng)
+	}
+	blk.OpenBraceRange = p.read(true).rng
+	switch p.peek(true).kind {
+	case kNewline, kCBrace:
+	default:
+		return nil, false // single-line block bodies, and the unclosed block at EOF
+	}
+	body, ok := p.body(false)
+	if !ok {
+		return nil, false
+	}
+	blk.Body = body
+	blk.CloseBraceRange = p.last
+	switch p.peek(true).kind {
+	case kNewline:
+		p.read(true)
+	case kEOF:
+	default:
+		return nil, false // "Missing newline after block definition"
+	}
+	return blk, true
+}
+
+// expr parses a value of the subset in the given newline mode: a quoted
+// string, a number, true, false, null, a tuple or an object. What follows
+// it is for the caller to check, so that an operator, a traversal or a
+// conditional after the value makes the file decline.
+func (p *parser) expr(newlines bool) (hclsyntax.Expression, bool) {
+	t := p.peek(newlines)
+	switch t.kind {
+	case kString:
+		p.read(newlines)
+		return p.template(t), true
+	case kNumber:
+		p.read(newlines)
+		v, err := cty.ParseNumberVal(p.str[t.from:t.to])
+		if err != nil {
+			return nil, false // "Invalid number literal"
+		}
+		return p.slabs.literal(v, t.rng), true
+	case kIdent:
+		var v cty.Value
+		switch p.str[t.from:t.to] {
+		case "true":
+			v = cty.True
+		case "false":
+			v = cty.False
+		case "null":
+			v = cty.NullVal(cty.DynamicPseudoType)
+		default:
+			return nil, false // a reference, or a function call
+		}
+		p.read(newlines)
+		return p.slabs.literal(v, t.rng), true
+	case kOBrack:
+		return p.tuple(newlines)
+	case kOBrace:
+		return p.object(newlines)
+	}
+	return nil, false
+}
+
+// template is the TemplateExpr hclsyntax makes of a quoted string without
+// interpolation: one literal part, whose range is the zero-width one after
+// the opening quote when the string is empty.
+func (p *parser) template(t token) *hclsyntax.TemplateExpr {
+	lit := p.slabs.literal(cty.StringVal(t.val), t.lit)
+	te := p.slabs.template()
+	te.Parts = p.slabs.parts(lit)
+	te.SrcRange = t.rng
+	return te
+}
+
+// tuple parses [a, b, ...] with newlines ignored inside, as hclsyntax does.
+func (p *parser) tuple(outer bool) (hclsyntax.Expression, bool) {
+	open := p.read(outer)
+	var exprs []hclsyntax.Expression
+	for {
+		t := p.peek(false)
+		if t.kind == kCBrack {
+			break
+		}
+		if t.kind == kIdent && p.str[t.from:t.to] == "for" {
+			return nil, false
+		}
+		e, ok := p.expr(false)
+		if !ok {
+			return nil, false
+		}
+		exprs = append(exprs, e)
+		t = p.peek(false)
+		if t.kind == kCBrack {
+			break
+		}
+		if t.kind != kComma {
+			return nil, false
+		}
+		p.read(false)
+	}
+	closeTok := p.read(false)
+	tc := p.slabs.tuple()
+	*tc = hclsyntax.TupleConsExpr{Exprs: exprs, SrcRange: hcl.RangeBetween(open.rng, closeTok.rng), OpenRange: open.rng}
+	return tc, true
+}
+
+// object parses { k = v, "k" = v, k: v } with newlines significant
+// inside: an item ends with a comma or a newline, as in hclsyntax.
+func (p *parser) object(outer bool) (hclsyntax.Expression, bool) {
+	open := p.read(outer)
+	if t := p.peek(false); t.kind == kIdent && p.str[t.from:t.to] == "for" {
+		return nil, false // a for expression
+	}
+	var items []hclsyntax.ObjectConsItem
+	for {
+		t := p.peek(true)
+		if t.kind == kNewline {
+			p.read(true)
+			continue
+		}
+		if t.kind == kCBrace {
+			break
+		}
+		var key hclsyntax.Expression
+		switch t.kind {
+		case kString:
+			p.read(true)
+			key = p.template(t)
+		case kIdent:
+			switch p.str[t.from:t.to] {
+			case "true", "false", "null", "for":
+				return nil, false
+			}
+			p.read(true)
+			key = p.slabs.traversal(p.str[t.from:t.to], t.rng)
+		default:
+			return nil, false // numbers, (expressions) and the rest
+		}
+		if k := p.peek(true).kind; k != kEqual && k != kColon {
+			return nil, false
+		}
+		p.read(true)
+		v, ok := p.expr(true)
+		if !ok {
+			return nil, false
+		}
+		items = append(items, hclsyntax.ObjectConsItem{KeyExpr: p.slabs.key(key), ValueExpr: v})
+		t = p.peek(true)
+		if t.kind == kCBrace {
+			break
+		}
+		if t.kind != kComma && t.kind != kNewline {
+			return nil, false
+		}
+		p.read(true)
+	}
+	closeTok := p.read(true)
+	oc := p.slabs.object()
+	*oc = hclsyntax.ObjectConsExpr{Items: items, SrcRange: hcl.RangeBetween(open.rng, closeTok.rng), OpenRange: open.rng}
+	return oc, true
+}

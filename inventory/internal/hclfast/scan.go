@@ -1,0 +1,322 @@
+package hclfast
+
+import "github.com/hashicorp/hcl/v2"
+
+// kind is a token kind of the subset. Anything the subset does not have is
+// kBad, and a kBad token makes Parse decline the file.
+type kind uint8
+
+const (
+	kBad kind = iota
+	kEOF
+	kNewline // "\n", "\r\n", or a "#" or "//" comment that ends with one
+	kIdent
+	kNumber
+	kString // a whole quoted string without interpolation, quotes included
+	kOBrace
+	kCBrace
+	kOBrack
+	kCBrack
+	kComma
+	kEqual
+	kColon
+)
+
+// token is one token as hclsyntax's scanner cuts it, with the positions
+// its emitToken computes. For kString, rng covers the quotes, lit the
+// content between them and val is the decoded content.
+type token struct {
+	kind     kind
+	rng      hcl.Range
+	lit      hcl.Range // kString only
+	from, to int       // byte offsets of the token (kIdent, kNumber)
+	val      string    // kString only
+}
+
+// scanner reads tokens from src, tracking the position after the last
+// token read as hclsyntax does: lines count "\n" and "\r\n", columns
+// count bytes, which for the ASCII-only input the subset admits are
+// grapheme clusters.
+type scanner struct {
+	src      []byte
+	str      string // src as one string: names and values are slices of it
+	filename string
+	pos      hcl.Pos // position of the next byte to scan
+}
+
+// at is the position of byte offset i on the current line, which holds
+// only bytes of one column each between pos and i.
+func (s *scanner) at(i int) hcl.Pos {
+	return hcl.Pos{Line: s.pos.Line, Column: s.pos.Column + i - s.pos.Byte, Byte: i}
+}
+
+// next scans the token at s.pos. With newlines false, newlines and
+// comments are skipped, as the hclsyntax peeker does inside brackets and
+// parentheses; with newlines true a line comment that ends with a newline
+// is a newline whose range is the whole comment, as the peeker makes it.
+// A comment without its newline (at the end of the file) is skipped in
+// both modes. next returns the token and the position after it; it does
+// not move s.pos.
+func (s *scanner) next(newlines bool) (token, hcl.Pos) {
+	src := s.src
+	pos := s.pos
+	for {
+		i := pos.Byte
+		// spaces and tabs: one column each
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		pos.Column += i - pos.Byte
+		pos.Byte = i
+		if i == len(src) {
+			return token{kind: kEOF, rng: hcl.Range{Filename: s.filename, Start: pos, End: pos}}, pos
+		}
+		c := src[i]
+		switch {
+		case c == '\n' || (c == '\r' && i+1 < len(src) && src[i+1] == '\n'):
+			n := 1
+			if c == '\r' {
+				n = 2
+			}
+			end := hcl.Pos{Line: pos.Line + 1, Column: 1, Byte: i + n}
+			if !newlines {
+				pos = end
+				continue
+			}
+			return token{kind: kNewline, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}}, end
+		case c == '#' || (c == '/' && i+1 < len(src) && src[i+1] == '/'):
+			end, nl, ok := lineComment(src, pos)
+			if !ok {
+				return token{kind: kBad}, pos
+			}
+			if nl && newlines {
+				return token{kind: kNewline, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}}, end
+			}
+			pos = end
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end, ok := blockComment(src, pos)
+			if !ok {
+				return token{kind: kBad}, pos
+			}
+			pos = end
+			continue
+		case c == '"':
+			return s.quoted(pos)
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(src) && isIdentCont(src[j]) {
+				j++
+			}
+			end := hcl.Pos{Line: pos.Line, Column: pos.Column + j - i, Byte: j}
+			return token{kind: kIdent, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}, from: i, to: j}, end
+		case c >= '0' && c <= '9':
+			j := numberEnd(src, i)
+			end := hcl.Pos{Line: pos.Line, Column: pos.Column + j - i, Byte: j}
+			return token{kind: kNumber, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}, from: i, to: j}, end
+		}
+		var k kind
+		switch c {
+		case '{':
+			k = kOBrace
+		case '}':
+			k = kCBrace
+		case '[':
+			k = kOBrack
+		case ']':
+			k = kCBrack
+		case ',':
+			k = kComma
+		case '=':
+			// "==" and "=>" are other tokens
+			if i+1 < len(src) && (src[i+1] == '=' || src[i+1] == '>') {
+				return token{kind: kBad}, pos
+			}
+			k = kEqual
+		case ':':
+			if i+1 < len(src) && src[i+1] == ':' { // "::"
+				return token{kind: kBad}, pos
+			}
+			k = kColon
+		default:
+			return token{kind: kBad}, pos
+		}
+		end := hcl.Pos{Line: pos.Line, Column: pos.Column + 1, Byte: i + 1}
+		return token{kind: k, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}}, end
+	}
+}
+
+// lineComment scans a "#" or "//" comment starting at pos up to and
+// including its newline ("\n" or "\r\n"), or to the end of the input.
+// nl tells whether it ended with a newline; ok is false for a byte the
+// subset does not take.
+func lineComment(src []byte, pos hcl.Pos) (end hcl.Pos, nl, ok bool) {
+	i := pos.Byte
+	col := pos.Column
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '\n':
+			return hcl.Pos{Line: pos.Line + 1, Column: 1, Byte: i + 1}, true, true
+		case c == '\r' && i+1 < len(src) && src[i+1] == '\n':
+			return hcl.Pos{Line: pos.Line + 1, Column: 1, Byte: i + 2}, true, true
+		case c >= 0x80:
+			return pos, false, false
+		}
+		i++
+		col++
+	}
+	return hcl.Pos{Line: pos.Line, Column: col, Byte: i}, false, true
+}
+
+// blockComment scans a "/* ... */" comment starting at pos, ending at the
+// first "*/"; ok is false when it does not end or holds a byte the subset
+// does not take.
+func blockComment(src []byte, pos hcl.Pos) (hcl.Pos, bool) {
+	i := pos.Byte + 2
+	line, col := pos.Line, pos.Column+2
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '*' && i+1 < len(src) && src[i+1] == '/':
+			return hcl.Pos{Line: line, Column: col + 2, Byte: i + 2}, true
+		case c == '\n':
+			line, col = line+1, 1
+			i++
+			continue
+		case c == '\r' && i+1 < len(src) && src[i+1] == '\n':
+			line, col = line+1, 1
+			i += 2
+			continue
+		case c >= 0x80:
+			return pos, false
+		}
+		i++
+		col++
+	}
+	return pos, false
+}
+
+// quoted scans a quoted string at pos. It takes printable ASCII and tabs,
+// and the escapes \n \r \t \" \\; anything else ("${", "%{", "$", "%",
+// other escapes, a newline, a control or non-ASCII byte, a missing
+// closing quote) is kBad. "$" and "%" are refused even where they are
+// literal, since hclsyntax cuts the literal into several tokens there.
+func (s *scanner) quoted(pos hcl.Pos) (token, hcl.Pos) {
+	src := s.src
+	i := pos.Byte + 1
+	escaped := false
+	for {
+		if i == len(src) {
+			return token{kind: kBad}, pos
+		}
+		c := src[i]
+		if c == '"' {
+			break
+		}
+		switch {
+		case c == '\\':
+			if i+1 == len(src) {
+				return token{kind: kBad}, pos
+			}
+			switch src[i+1] {
+			case 'n', 'r', 't', '"', '\\':
+			default:
+				return token{kind: kBad}, pos
+			}
+			escaped = true
+			i += 2
+			continue
+		case c == '$' || c == '%' || c >= 0x7f || (c < 0x20 && c != '\t'):
+			return token{kind: kBad}, pos
+		}
+		i++
+	}
+	// all bytes between the quotes are one column each
+	open := pos.Byte
+	litStart := hcl.Pos{Line: pos.Line, Column: pos.Column + 1, Byte: open + 1}
+	litEnd := hcl.Pos{Line: pos.Line, Column: pos.Column + i - open, Byte: i}
+	end := hcl.Pos{Line: pos.Line, Column: litEnd.Column + 1, Byte: i + 1}
+	if i == open+1 {
+		// hclsyntax gives the literal of "" the zero-width range at the
+		// end of the token after the opening quote: the closing quote.
+		litStart, litEnd = end, end
+	}
+	val := s.str[open+1 : i]
+	if escaped {
+		val = unescape(val)
+	}
+	return token{
+		kind: kString,
+		rng:  hcl.Range{Filename: s.filename, Start: pos, End: end},
+		lit:  hcl.Range{Filename: s.filename, Start: litStart, End: litEnd},
+		val:  val,
+	}, end
+}
+
+// unescape decodes the escapes quoted admitted.
+func unescape(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default: // '"' or '\\'
+			out = append(out, s[i])
+		}
+	}
+	return string(out)
+}
+
+// numberEnd is the end of the number literal starting at the digit at i,
+// cut as hclsyntax's scanner cuts it (the longest run of digits, dots and
+// exponents that does not end with a dot). Whether it is a valid number is
+// for cty.ParseNumberVal to say, as in hclsyntax.
+func numberEnd(src []byte, i int) int {
+	j := i + 1
+	last := j // end of the longest lexeme not ending with '.'
+	for j < len(src) {
+		c := src[j]
+		switch {
+		case c >= '0' && c <= '9':
+			j++
+			last = j
+			continue
+		case c == '.':
+			j++
+			continue
+		case c == 'e' || c == 'E':
+			k := j + 1
+			if k < len(src) && (src[k] == '+' || src[k] == '-') {
+				k++
+			}
+			if k < len(src) && src[k] >= '0' && src[k] <= '9' {
+				j = k + 1
+				last = j
+				continue
+			}
+		}
+		break
+	}
+	return last
+}
+
+// isIdentStart and isIdentCont are hclsyntax's identifier classes
+// (ID_Start or "_", then ID_Continue or "-") for ASCII.
+func isIdentStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func isIdentCont(c byte) bool {
+	return isIdentStart(c) || c == '-' || (c >= '0' && c <= '9')
+}
