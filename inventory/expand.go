@@ -18,6 +18,9 @@ const rangeLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 // "n[1:2]x[a:b]" gives n1xa, n1xb, n2xa, n2xb. A string without brackets
 // expands to itself.
 func ExpandRange(s string) ([]string, error) {
+	if !hasRange(s) {
+		return []string{s}, nil // what the loop below gives, without its work
+	}
 	parts, err := rangeParts(s)
 	if err != nil {
 		return nil, err

@@ -20,8 +20,11 @@ var connAttrNames = []string{
 // straight from the syntax tree: Content would give the same attributes
 // and no diagnostics, after copying the body to hide them. Anything else
 // (an unknown argument, a nested block, a body from elsewhere) goes
-// through Content for its diagnostics.
-func content(body hcl.Body, schema *hcl.BodySchema, known map[string]bool) (*hcl.BodyContent, hcl.Diagnostics) {
+// through Content for its diagnostics. On the fast path the attributes
+// map is the parser's own, valid until the next call (the block methods
+// read it and keep none of it), and the attributes are cut from a slab:
+// a 2,000-host file made 8,000 small allocations here.
+func (p *hclParser) content(body hcl.Body, schema *hcl.BodySchema, known map[string]bool) (*hcl.BodyContent, hcl.Diagnostics) {
 	sb, ok := body.(*hclsyntax.Body)
 	if !ok || evaluateAll || len(sb.Blocks) > 0 {
 		return body.Content(schema)
@@ -31,12 +34,55 @@ func content(body hcl.Body, schema *hcl.BodySchema, known map[string]bool) (*hcl
 			return body.Content(schema)
 		}
 	}
-	attrs := make(hcl.Attributes, len(sb.Attributes))
-	for name, a := range sb.Attributes {
-		attrs[name] = a.AsHCLAttribute()
+	if p.attrs == nil {
+		p.attrs = make(hcl.Attributes, len(known))
 	}
-	return &hcl.BodyContent{Attributes: attrs, MissingItemRange: sb.MissingItemRange()}, nil
+	clear(p.attrs)
+	for name, a := range sb.Attributes {
+		if len(p.attrSlab) == 0 {
+			p.attrSlab = make([]hcl.Attribute, 256)
+		}
+		ha := &p.attrSlab[0]
+		p.attrSlab = p.attrSlab[1:]
+		*ha = hcl.Attribute{Name: a.Name, Expr: a.Expr, Range: a.SrcRange, NameRange: a.NameRange} // AsHCLAttribute
+		p.attrs[name] = ha
+	}
+	p.content1.Attributes, p.content1.MissingItemRange = p.attrs, sb.MissingItemRange()
+	return &p.content1, nil
 }
+
+// rootContent is file.Body.Content(rootSchema). A root body of blocks only,
+// each of a known type with its one label (or none, for defaults and
+// gpfs_cluster), is read straight from the syntax tree, the blocks made as
+// AsHCLBlock makes them but in one allocation; anything else goes through
+// Content for its diagnostics.
+func rootContent(body hcl.Body) (*hcl.BodyContent, hcl.Diagnostics) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok || evaluateAll || len(sb.Attributes) > 0 {
+		return body.Content(rootSchema)
+	}
+	for _, b := range sb.Blocks {
+		if n, known := rootLabels[b.Type]; !known || len(b.Labels) != n {
+			return body.Content(rootSchema)
+		}
+	}
+	blocks := make([]hcl.Block, len(sb.Blocks))
+	content := &hcl.BodyContent{Blocks: make(hcl.Blocks, len(sb.Blocks)), MissingItemRange: sb.MissingItemRange()}
+	for i, b := range sb.Blocks {
+		blocks[i] = hcl.Block{Type: b.Type, Labels: b.Labels, Body: b.Body, DefRange: b.DefRange(), TypeRange: b.TypeRange, LabelRanges: b.LabelRanges}
+		content.Blocks[i] = &blocks[i]
+	}
+	return content, nil
+}
+
+// rootLabels is the number of labels of each block type of rootSchema.
+var rootLabels = func() map[string]int {
+	m := map[string]int{}
+	for _, b := range rootSchema.Blocks {
+		m[b.Type] = len(b.LabelNames)
+	}
+	return m
+}()
 
 // namesOf is the set of attribute names of a schema.
 func namesOf(s *hcl.BodySchema) map[string]bool {
@@ -95,6 +141,11 @@ type hclParser struct {
 	defaults *hcl.Block
 	groups   map[string]*hcl.Block
 	gpfs     gpfsState // gpfs_cluster blocks (gpfscluster.go)
+
+	// content's map, result and slab (see content)
+	attrs    hcl.Attributes
+	content1 hcl.BodyContent
+	attrSlab []hcl.Attribute
 }
 
 func parseHCL(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
@@ -107,7 +158,7 @@ func parseHCLWith(filename string, src []byte, in *gpfsInput) (*Inventory, hcl.D
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	content, d := file.Body.Content(rootSchema)
+	content, d := rootContent(file.Body)
 	diags = append(diags, d...)
 	p := &hclParser{b: newBuilder(), dir: filepath.Dir(filename), groups: map[string]*hcl.Block{}, gpfs: gpfsState{in: in}}
 	for _, blk := range content.Blocks {
@@ -135,7 +186,7 @@ func (p *hclParser) defaultsBlock(blk *hcl.Block) {
 		return
 	}
 	p.defaults = blk
-	content, diags := content(blk.Body, defaultsSchema, defaultsNames)
+	content, diags := p.content(blk.Body, defaultsSchema, defaultsNames)
 	p.b.diags = append(p.b.diags, diags...)
 	p.b.defaults = p.conn(content.Attributes)
 	if a, ok := content.Attributes["vars"]; ok {
@@ -148,7 +199,7 @@ func (p *hclParser) defaultsBlock(blk *hcl.Block) {
 func (p *hclParser) hostBlock(blk *hcl.Block) {
 	label, labelRange := blk.Labels[0], blk.LabelRanges[0]
 	names, ok := p.names(label, labelRange, checkHostName)
-	content, diags := content(blk.Body, hostSchema, hostNames)
+	content, diags := p.content(blk.Body, hostSchema, hostNames)
 	p.b.diags = append(p.b.diags, diags...)
 	if !ok {
 		return
@@ -225,7 +276,7 @@ func (p *hclParser) addresses(addr string, rng hcl.Range, label string, names []
 
 func (p *hclParser) groupBlock(blk *hcl.Block) {
 	name, labelRange := blk.Labels[0], blk.LabelRanges[0]
-	content, diags := content(blk.Body, groupSchema, groupNames)
+	content, diags := p.content(blk.Body, groupSchema, groupNames)
 	p.b.diags = append(p.b.diags, diags...)
 	if err := checkGroupName(name); err != nil {
 		p.b.errorf(labelRange, "Invalid group name", "%s.", err)

@@ -25,22 +25,42 @@ func Parse(src []byte, filename string) (file *hcl.File, ok bool) {
 
 type parser struct {
 	scanner
-	// last is the range of the last token read, hclsyntax's
+	// last is the last token read: its range is hclsyntax's
 	// peeker.PrevRange.
-	last  hcl.Range
+	last  token
 	slabs slabs
+
+	// stack and items hold the elements of the tuples and objects being
+	// parsed; each gets an exact-size copy when it closes
+	stack []hclsyntax.Expression
+	items []hclsyntax.ObjectConsItem
+	// labels of the block header being parsed
+	labels      []string
+	labelRanges []hcl.Range
+
+	// the token peek scanned last: at byte offset peekAt in mode peekNL
+	peeked   token
+	peekAt   int
+	peekNL   bool
+	havePeek bool
 }
 
 // peek is the next token in the given newline mode; read moves past it.
-func (p *parser) peek(newlines bool) token {
-	t, _ := p.next(newlines)
-	return t
+// The token scanned by a peek is kept for the read or peek that follows
+// at the same place in the same mode.
+func (p *parser) peek(newlines bool) *token {
+	if !p.havePeek || p.peekAt != p.pos.Byte || p.peekNL != newlines {
+		p.peeked = p.next(newlines)
+		p.peekAt, p.peekNL, p.havePeek = p.pos.Byte, newlines, true
+	}
+	return &p.peeked
 }
 
 func (p *parser) read(newlines bool) token {
-	t, end := p.next(newlines)
-	p.pos = end
-	p.last = t.rng
+	t := *p.peek(newlines)
+	p.pos = t.end
+	p.havePeek = false
+	p.last = t
 	return t
 }
 
@@ -50,9 +70,9 @@ func (p *parser) read(newlines bool) token {
 func (p *parser) body(top bool) (*hclsyntax.Body, bool) {
 	var start hcl.Range
 	if top {
-		start = p.peek(true).rng // PrevRange before the first token is NextRange
+		start = p.rng(p.peek(true)) // PrevRange before the first token is NextRange
 	} else {
-		start = p.last
+		start = p.rng(&p.last)
 	}
 	end := kCBrace
 	if top {
@@ -62,12 +82,11 @@ func (p *parser) body(top bool) (*hclsyntax.Body, bool) {
 	b.Attributes = hclsyntax.Attributes{}
 	b.Blocks = hclsyntax.Blocks{}
 	for {
-		t := p.peek(true)
-		switch t.kind {
+		switch p.peek(true).kind {
 		case end:
-			p.read(true)
-			b.SrcRange = hcl.RangeBetween(start, t.rng)
-			b.EndRange = hcl.Range{Filename: t.rng.Filename, Start: t.rng.End, End: t.rng.End}
+			t := p.read(true)
+			b.SrcRange = hcl.Range{Filename: p.filename, Start: start.Start, End: t.end}
+			b.EndRange = hcl.Range{Filename: p.filename, Start: t.end, End: t.end}
 			return b, true
 		case kNewline:
 			p.read(true)
@@ -92,7 +111,7 @@ func (p *parser) item(b *hclsyntax.Body) bool {
 		if !ok {
 			return false
 		}
-		exprEnd := p.last
+		exprEnd := p.last.end
 		switch p.peek(true).kind {
 		case kNewline:
 			p.read(true)
@@ -107,9 +126,9 @@ func (p *parser) item(b *hclsyntax.Body) bool {
 		*a = hclsyntax.Attribute{
 			Name:        name,
 			Expr:        expr,
-			SrcRange:    hcl.RangeBetween(ident.rng, exprEnd),
-			NameRange:   ident.rng,
-			EqualsRange: eq.rng,
+			SrcRange:    hcl.Range{Filename: p.filename, Start: ident.start, End: exprEnd},
+			NameRange:   p.rng(&ident),
+			EqualsRange: p.rng(&eq),
 		}
 		b.Attributes[name] = a
 		return true
@@ -129,20 +148,25 @@ func (p *parser) item(b *hclsyntax.Body) bool {
 func (p *parser) block(ident token, typ string) (*hclsyntax.Block, bool) {
 	blk := p.slabs.block()
 	blk.Type = typ
-	blk.TypeRange = ident.rng
+	blk.TypeRange = p.rng(&ident)
 	for {
-		t := p.peek(true)
-		if t.kind == kOBrace {
+		k := p.peek(true).kind
+		if k == kOBrace {
 			break
 		}
-		if t.kind != kString {
+		if k != kString {
 			return nil, false
 		}
-		p.read(true)
-		blk.Labels = append(blk.Labels, t.val)
-		blk.LabelRanges = append(blk.LabelRanges, t.rng)
+		t := p.read(true)
+		_, val := p.literal(&t)
+		p.labels = append(p.labels, val)
+		p.labelRanges = append(p.labelRanges, p.rng(&t))
 	}
-	blk.OpenBraceRange = p.read(true).rng
+	blk.Labels = p.slabs.strings(p.labels)
+	blk.LabelRanges = p.slabs.ranges(p.labelRanges)
+	p.labels, p.labelRanges = p.labels[:0], p.labelRanges[:0]
+	brace := p.read(true)
+	blk.OpenBraceRange = p.rng(&brace)
 	switch p.peek(true).kind {
 	case kNewline, kCBrace:
 	default:
@@ -153,7 +177,7 @@ func (p *parser) block(ident token, typ string) (*hclsyntax.Block, bool) {
 		return nil, false
 	}
 	blk.Body = body
-	blk.CloseBraceRange = p.last
+	blk.CloseBraceRange = p.rng(&p.last)
 	switch p.peek(true).kind {
 	case kNewline:
 		p.read(true)
@@ -169,19 +193,19 @@ func (p *parser) block(ident token, typ string) (*hclsyntax.Block, bool) {
 // it is for the caller to check, so that an operator, a traversal or a
 // conditional after the value makes the file decline.
 func (p *parser) expr(newlines bool) (hclsyntax.Expression, bool) {
-	t := p.peek(newlines)
-	switch t.kind {
+	switch p.peek(newlines).kind {
 	case kString:
-		p.read(newlines)
+		t := p.read(newlines)
 		return p.template(t), true
 	case kNumber:
-		p.read(newlines)
+		t := p.read(newlines)
 		v, err := cty.ParseNumberVal(p.str[t.from:t.to])
 		if err != nil {
 			return nil, false // "Invalid number literal"
 		}
-		return p.slabs.literal(v, t.rng), true
+		return p.slabs.literal(v, p.rng(&t)), true
 	case kIdent:
+		t := p.peek(newlines)
 		var v cty.Value
 		switch p.str[t.from:t.to] {
 		case "true":
@@ -193,8 +217,8 @@ func (p *parser) expr(newlines bool) (hclsyntax.Expression, bool) {
 		default:
 			return nil, false // a reference, or a function call
 		}
-		p.read(newlines)
-		return p.slabs.literal(v, t.rng), true
+		lt := p.read(newlines)
+		return p.slabs.literal(v, p.rng(&lt)), true
 	case kOBrack:
 		return p.tuple(newlines)
 	case kOBrace:
@@ -207,17 +231,18 @@ func (p *parser) expr(newlines bool) (hclsyntax.Expression, bool) {
 // interpolation: one literal part, whose range is the zero-width one after
 // the opening quote when the string is empty.
 func (p *parser) template(t token) *hclsyntax.TemplateExpr {
-	lit := p.slabs.literal(cty.StringVal(t.val), t.lit)
+	rng, val := p.literal(&t)
+	lit := p.slabs.literal(cty.StringVal(val), rng)
 	te := p.slabs.template()
 	te.Parts = p.slabs.parts(lit)
-	te.SrcRange = t.rng
+	te.SrcRange = p.rng(&t)
 	return te
 }
 
 // tuple parses [a, b, ...] with newlines ignored inside, as hclsyntax does.
 func (p *parser) tuple(outer bool) (hclsyntax.Expression, bool) {
 	open := p.read(outer)
-	var exprs []hclsyntax.Expression
+	mark := len(p.stack)
 	for {
 		t := p.peek(false)
 		if t.kind == kCBrack {
@@ -230,7 +255,7 @@ func (p *parser) tuple(outer bool) (hclsyntax.Expression, bool) {
 		if !ok {
 			return nil, false
 		}
-		exprs = append(exprs, e)
+		p.stack = append(p.stack, e)
 		t = p.peek(false)
 		if t.kind == kCBrack {
 			break
@@ -241,8 +266,11 @@ func (p *parser) tuple(outer bool) (hclsyntax.Expression, bool) {
 		p.read(false)
 	}
 	closeTok := p.read(false)
+	exprs := p.slabs.exprList(p.stack[mark:])
+	clear(p.stack[mark:])
+	p.stack = p.stack[:mark]
 	tc := p.slabs.tuple()
-	*tc = hclsyntax.TupleConsExpr{Exprs: exprs, SrcRange: hcl.RangeBetween(open.rng, closeTok.rng), OpenRange: open.rng}
+	*tc = hclsyntax.TupleConsExpr{Exprs: exprs, SrcRange: hcl.Range{Filename: p.filename, Start: open.start, End: closeTok.end}, OpenRange: p.rng(&open)}
 	return tc, true
 }
 
@@ -253,7 +281,7 @@ func (p *parser) object(outer bool) (hclsyntax.Expression, bool) {
 	if t := p.peek(false); t.kind == kIdent && p.str[t.from:t.to] == "for" {
 		return nil, false // a for expression
 	}
-	var items []hclsyntax.ObjectConsItem
+	mark := len(p.items)
 	for {
 		t := p.peek(true)
 		if t.kind == kNewline {
@@ -266,15 +294,14 @@ func (p *parser) object(outer bool) (hclsyntax.Expression, bool) {
 		var key hclsyntax.Expression
 		switch t.kind {
 		case kString:
-			p.read(true)
-			key = p.template(t)
+			key = p.template(p.read(true))
 		case kIdent:
 			switch p.str[t.from:t.to] {
 			case "true", "false", "null", "for":
 				return nil, false
 			}
-			p.read(true)
-			key = p.slabs.traversal(p.str[t.from:t.to], t.rng)
+			kt := p.read(true)
+			key = p.slabs.traversal(p.str[kt.from:kt.to], p.rng(&kt))
 		default:
 			return nil, false // numbers, (expressions) and the rest
 		}
@@ -286,7 +313,7 @@ func (p *parser) object(outer bool) (hclsyntax.Expression, bool) {
 		if !ok {
 			return nil, false
 		}
-		items = append(items, hclsyntax.ObjectConsItem{KeyExpr: p.slabs.key(key), ValueExpr: v})
+		p.items = append(p.items, hclsyntax.ObjectConsItem{KeyExpr: p.slabs.key(key), ValueExpr: v})
 		t = p.peek(true)
 		if t.kind == kCBrace {
 			break
@@ -297,7 +324,10 @@ func (p *parser) object(outer bool) (hclsyntax.Expression, bool) {
 		p.read(true)
 	}
 	closeTok := p.read(true)
+	items := p.slabs.itemList(p.items[mark:])
+	clear(p.items[mark:])
+	p.items = p.items[:mark]
 	oc := p.slabs.object()
-	*oc = hclsyntax.ObjectConsExpr{Items: items, SrcRange: hcl.RangeBetween(open.rng, closeTok.rng), OpenRange: open.rng}
+	*oc = hclsyntax.ObjectConsExpr{Items: items, SrcRange: hcl.Range{Filename: p.filename, Start: open.start, End: closeTok.end}, OpenRange: p.rng(&open)}
 	return oc, true
 }

@@ -23,14 +23,13 @@ const (
 )
 
 // token is one token as hclsyntax's scanner cuts it, with the positions
-// its emitToken computes. For kString, rng covers the quotes, lit the
-// content between them and val is the decoded content.
+// its emitToken computes. It holds no pointer, so that copying it costs
+// no write barrier: the file name and the text are the scanner's.
 type token struct {
-	kind     kind
-	rng      hcl.Range
-	lit      hcl.Range // kString only
-	from, to int       // byte offsets of the token (kIdent, kNumber)
-	val      string    // kString only
+	kind       kind
+	escaped    bool // kString: the content has escapes
+	start, end hcl.Pos
+	from, to   int // kIdent, kNumber: the text; kString: the content between the quotes
 }
 
 // scanner reads tokens from src, tracking the position after the last
@@ -55,9 +54,9 @@ func (s *scanner) at(i int) hcl.Pos {
 // parentheses; with newlines true a line comment that ends with a newline
 // is a newline whose range is the whole comment, as the peeker makes it.
 // A comment without its newline (at the end of the file) is skipped in
-// both modes. next returns the token and the position after it; it does
-// not move s.pos.
-func (s *scanner) next(newlines bool) (token, hcl.Pos) {
+// both modes. next returns the token, whose end is the position after it;
+// it does not move s.pos.
+func (s *scanner) next(newlines bool) token {
 	src := s.src
 	pos := s.pos
 	for {
@@ -69,7 +68,7 @@ func (s *scanner) next(newlines bool) (token, hcl.Pos) {
 		pos.Column += i - pos.Byte
 		pos.Byte = i
 		if i == len(src) {
-			return token{kind: kEOF, rng: hcl.Range{Filename: s.filename, Start: pos, End: pos}}, pos
+			return token{kind: kEOF, start: pos, end: pos}
 		}
 		c := src[i]
 		switch {
@@ -83,21 +82,21 @@ func (s *scanner) next(newlines bool) (token, hcl.Pos) {
 				pos = end
 				continue
 			}
-			return token{kind: kNewline, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}}, end
+			return token{kind: kNewline, start: pos, end: end}
 		case c == '#' || (c == '/' && i+1 < len(src) && src[i+1] == '/'):
 			end, nl, ok := lineComment(src, pos)
 			if !ok {
-				return token{kind: kBad}, pos
+				return token{kind: kBad}
 			}
 			if nl && newlines {
-				return token{kind: kNewline, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}}, end
+				return token{kind: kNewline, start: pos, end: end}
 			}
 			pos = end
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end, ok := blockComment(src, pos)
 			if !ok {
-				return token{kind: kBad}, pos
+				return token{kind: kBad}
 			}
 			pos = end
 			continue
@@ -109,11 +108,11 @@ func (s *scanner) next(newlines bool) (token, hcl.Pos) {
 				j++
 			}
 			end := hcl.Pos{Line: pos.Line, Column: pos.Column + j - i, Byte: j}
-			return token{kind: kIdent, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}, from: i, to: j}, end
+			return token{kind: kIdent, start: pos, end: end, from: i, to: j}
 		case c >= '0' && c <= '9':
 			j := numberEnd(src, i)
 			end := hcl.Pos{Line: pos.Line, Column: pos.Column + j - i, Byte: j}
-			return token{kind: kNumber, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}, from: i, to: j}, end
+			return token{kind: kNumber, start: pos, end: end, from: i, to: j}
 		}
 		var k kind
 		switch c {
@@ -130,19 +129,18 @@ func (s *scanner) next(newlines bool) (token, hcl.Pos) {
 		case '=':
 			// "==" and "=>" are other tokens
 			if i+1 < len(src) && (src[i+1] == '=' || src[i+1] == '>') {
-				return token{kind: kBad}, pos
+				return token{kind: kBad}
 			}
 			k = kEqual
 		case ':':
 			if i+1 < len(src) && src[i+1] == ':' { // "::"
-				return token{kind: kBad}, pos
+				return token{kind: kBad}
 			}
 			k = kColon
 		default:
-			return token{kind: kBad}, pos
+			return token{kind: kBad}
 		}
-		end := hcl.Pos{Line: pos.Line, Column: pos.Column + 1, Byte: i + 1}
-		return token{kind: k, rng: hcl.Range{Filename: s.filename, Start: pos, End: end}}, end
+		return token{kind: k, start: pos, end: hcl.Pos{Line: pos.Line, Column: pos.Column + 1, Byte: i + 1}}
 	}
 }
 
@@ -202,13 +200,13 @@ func blockComment(src []byte, pos hcl.Pos) (hcl.Pos, bool) {
 // other escapes, a newline, a control or non-ASCII byte, a missing
 // closing quote) is kBad. "$" and "%" are refused even where they are
 // literal, since hclsyntax cuts the literal into several tokens there.
-func (s *scanner) quoted(pos hcl.Pos) (token, hcl.Pos) {
+func (s *scanner) quoted(pos hcl.Pos) token {
 	src := s.src
 	i := pos.Byte + 1
 	escaped := false
 	for {
 		if i == len(src) {
-			return token{kind: kBad}, pos
+			return token{kind: kBad}
 		}
 		c := src[i]
 		if c == '"' {
@@ -217,41 +215,45 @@ func (s *scanner) quoted(pos hcl.Pos) (token, hcl.Pos) {
 		switch {
 		case c == '\\':
 			if i+1 == len(src) {
-				return token{kind: kBad}, pos
+				return token{kind: kBad}
 			}
 			switch src[i+1] {
 			case 'n', 'r', 't', '"', '\\':
 			default:
-				return token{kind: kBad}, pos
+				return token{kind: kBad}
 			}
 			escaped = true
 			i += 2
 			continue
 		case c == '$' || c == '%' || c >= 0x7f || (c < 0x20 && c != '\t'):
-			return token{kind: kBad}, pos
+			return token{kind: kBad}
 		}
 		i++
 	}
-	// all bytes between the quotes are one column each
-	open := pos.Byte
-	litStart := hcl.Pos{Line: pos.Line, Column: pos.Column + 1, Byte: open + 1}
-	litEnd := hcl.Pos{Line: pos.Line, Column: pos.Column + i - open, Byte: i}
-	end := hcl.Pos{Line: pos.Line, Column: litEnd.Column + 1, Byte: i + 1}
-	if i == open+1 {
-		// hclsyntax gives the literal of "" the zero-width range at the
-		// end of the token after the opening quote: the closing quote.
-		litStart, litEnd = end, end
+	// all bytes up to the closing quote are one column each
+	end := hcl.Pos{Line: pos.Line, Column: pos.Column + i + 1 - pos.Byte, Byte: i + 1}
+	return token{kind: kString, escaped: escaped, start: pos, end: end, from: pos.Byte + 1, to: i}
+}
+
+// literal is the range of a string token's content and its value. For ""
+// hclsyntax gives the literal the zero-width range at the end of the
+// token after the opening quote, which is the closing quote.
+func (s *scanner) literal(t *token) (hcl.Range, string) {
+	if t.from == t.to {
+		return hcl.Range{Filename: s.filename, Start: t.end, End: t.end}, ""
 	}
-	val := s.str[open+1 : i]
-	if escaped {
+	start := hcl.Pos{Line: t.start.Line, Column: t.start.Column + 1, Byte: t.from}
+	end := hcl.Pos{Line: t.end.Line, Column: t.end.Column - 1, Byte: t.to}
+	val := s.str[t.from:t.to]
+	if t.escaped {
 		val = unescape(val)
 	}
-	return token{
-		kind: kString,
-		rng:  hcl.Range{Filename: s.filename, Start: pos, End: end},
-		lit:  hcl.Range{Filename: s.filename, Start: litStart, End: litEnd},
-		val:  val,
-	}, end
+	return hcl.Range{Filename: s.filename, Start: start, End: end}, val
+}
+
+// rng is a token's range.
+func (s *scanner) rng(t *token) hcl.Range {
+	return hcl.Range{Filename: s.filename, Start: t.start, End: t.end}
 }
 
 // unescape decodes the escapes quoted admitted.

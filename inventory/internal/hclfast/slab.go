@@ -24,7 +24,39 @@ type slabs struct {
 	travs     slab[hclsyntax.ScopeTraversalExpr]
 	exprs     []hclsyntax.Expression
 	steps     []hcl.Traverser
+	items     []hclsyntax.ObjectConsItem
+	strs      []string
+	rngs      []hcl.Range
 }
+
+// take returns a copy of src in a slice cut from *free, with a capacity of
+// its own length so that appending to it could not write into a
+// neighbour. An empty src gives nil, as append to a nil slice leaves it
+// in hclsyntax.
+func take[T any](free *[]T, src []T) []T {
+	n := len(src)
+	if n == 0 {
+		return nil
+	}
+	if len(*free) < n {
+		*free = make([]T, max(chunk, n))
+	}
+	out := (*free)[0:n:n]
+	*free = (*free)[n:]
+	copy(out, src)
+	return out
+}
+
+func (s *slabs) exprList(src []hclsyntax.Expression) []hclsyntax.Expression {
+	return take(&s.exprs, src)
+}
+
+func (s *slabs) itemList(src []hclsyntax.ObjectConsItem) []hclsyntax.ObjectConsItem {
+	return take(&s.items, src)
+}
+
+func (s *slabs) strings(src []string) []string      { return take(&s.strs, src) }
+func (s *slabs) ranges(src []hcl.Range) []hcl.Range { return take(&s.rngs, src) }
 
 const chunk = 128
 
@@ -63,23 +95,12 @@ func (s *slabs) key(wrapped hclsyntax.Expression) *hclsyntax.ObjectConsKeyExpr {
 // parts is a one-element slice of its own capacity, so that appending to
 // it (nothing does) could not write into a neighbour.
 func (s *slabs) parts(e hclsyntax.Expression) []hclsyntax.Expression {
-	if len(s.exprs) == 0 {
-		s.exprs = make([]hclsyntax.Expression, chunk)
-	}
-	out := s.exprs[0:1:1]
-	s.exprs = s.exprs[1:]
-	out[0] = e
-	return out
+	return take(&s.exprs, []hclsyntax.Expression{e})
 }
 
 // traversal is the ScopeTraversalExpr of a bare name.
 func (s *slabs) traversal(name string, rng hcl.Range) *hclsyntax.ScopeTraversalExpr {
-	if len(s.steps) == 0 {
-		s.steps = make([]hcl.Traverser, chunk)
-	}
-	steps := s.steps[0:1:1]
-	s.steps = s.steps[1:]
-	steps[0] = hcl.TraverseRoot{Name: name, SrcRange: rng}
+	steps := take(&s.steps, []hcl.Traverser{hcl.TraverseRoot{Name: name, SrcRange: rng}})
 	t := s.travs.get()
 	t.Traversal, t.SrcRange = steps, rng
 	return t
