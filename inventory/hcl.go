@@ -15,40 +15,59 @@ var connAttrNames = []string{
 	"strict_host_key_checking", "connect_timeout", "become", "become_user",
 }
 
-// content is body.Content(schema) for the bodies of defaults, host and
-// group blocks. A body of known attributes only, the common case, is read
-// straight from the syntax tree: Content would give the same attributes
-// and no diagnostics, after copying the body to hide them. Anything else
-// (an unknown argument, a nested block, a body from elsewhere) goes
-// through Content for its diagnostics. On the fast path the attributes
-// map is the parser's own, valid until the next call (the block methods
-// read it and keep none of it), and the attributes are cut from a slab:
-// a 2,000-host file made 8,000 small allocations here.
-func (p *hclParser) content(body hcl.Body, schema *hcl.BodySchema, known map[string]bool) (*hcl.BodyContent, hcl.Diagnostics) {
+// content is the attributes of body.Content(schema) for the bodies of
+// defaults, host and group blocks. A body of known attributes only, the
+// common case, is read straight from the syntax tree: Content would give
+// the same attributes and no diagnostics, after copying the body to hide
+// them and building a map of hcl.Attribute. Anything else (an unknown
+// argument, a nested block, a body from elsewhere) goes through Content
+// for its diagnostics.
+func (p *hclParser) content(body hcl.Body, schema *hcl.BodySchema, known map[string]bool) (bodyAttrs, hcl.Diagnostics) {
 	sb, ok := body.(*hclsyntax.Body)
 	if !ok || evaluateAll || len(sb.Blocks) > 0 {
-		return body.Content(schema)
+		c, diags := body.Content(schema)
+		return bodyAttrs{m: c.Attributes}, diags
 	}
 	for name := range sb.Attributes {
 		if !known[name] {
-			return body.Content(schema)
+			c, diags := body.Content(schema)
+			return bodyAttrs{m: c.Attributes}, diags
 		}
 	}
-	if p.attrs == nil {
-		p.attrs = make(hcl.Attributes, len(known))
+	return bodyAttrs{syn: sb.Attributes, fast: true, p: p}, nil
+}
+
+// bodyAttrs are a body's attributes as Content gives them: from its map, or
+// made from the syntax tree's attributes when one is asked for.
+type bodyAttrs struct {
+	m    hcl.Attributes
+	syn  hclsyntax.Attributes
+	fast bool
+	p    *hclParser
+}
+
+func (a bodyAttrs) get(name string) (*hcl.Attribute, bool) {
+	if !a.fast {
+		at, ok := a.m[name]
+		return at, ok
 	}
-	clear(p.attrs)
-	for name, a := range sb.Attributes {
-		if len(p.attrSlab) == 0 {
-			p.attrSlab = make([]hcl.Attribute, 256)
-		}
-		ha := &p.attrSlab[0]
-		p.attrSlab = p.attrSlab[1:]
-		*ha = hcl.Attribute{Name: a.Name, Expr: a.Expr, Range: a.SrcRange, NameRange: a.NameRange} // AsHCLAttribute
-		p.attrs[name] = ha
+	s, ok := a.syn[name]
+	if !ok {
+		return nil, false
 	}
-	p.content1.Attributes, p.content1.MissingItemRange = p.attrs, sb.MissingItemRange()
-	return &p.content1, nil
+	return a.p.hclAttribute(s), true
+}
+
+// hclAttribute is s.AsHCLAttribute(), cut from a slab: a 2,000-host file
+// made some 6,000 small allocations here.
+func (p *hclParser) hclAttribute(s *hclsyntax.Attribute) *hcl.Attribute {
+	if len(p.attrSlab) == 0 {
+		p.attrSlab = make([]hcl.Attribute, 256)
+	}
+	a := &p.attrSlab[0]
+	p.attrSlab = p.attrSlab[1:]
+	*a = hcl.Attribute{Name: s.Name, Expr: s.Expr, Range: s.SrcRange, NameRange: s.NameRange}
+	return a
 }
 
 // rootContent is file.Body.Content(rootSchema). A root body of blocks only,
@@ -142,10 +161,7 @@ type hclParser struct {
 	groups   map[string]*hcl.Block
 	gpfs     gpfsState // gpfs_cluster blocks (gpfscluster.go)
 
-	// content's map, result and slab (see content)
-	attrs    hcl.Attributes
-	content1 hcl.BodyContent
-	attrSlab []hcl.Attribute
+	attrSlab []hcl.Attribute // see hclAttribute
 }
 
 func parseHCL(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
@@ -188,8 +204,8 @@ func (p *hclParser) defaultsBlock(blk *hcl.Block) {
 	p.defaults = blk
 	content, diags := p.content(blk.Body, defaultsSchema, defaultsNames)
 	p.b.diags = append(p.b.diags, diags...)
-	p.b.defaults = p.conn(content.Attributes)
-	if a, ok := content.Attributes["vars"]; ok {
+	p.b.defaults = p.conn(content)
+	if a, ok := content.get("vars"); ok {
 		vars, d := attrVars(a)
 		p.b.diags = append(p.b.diags, d...)
 		p.b.defaultVars = vars
@@ -204,15 +220,15 @@ func (p *hclParser) hostBlock(blk *hcl.Block) {
 	if !ok {
 		return
 	}
-	conn := p.conn(content.Attributes)
+	conn := p.conn(content)
 	var vars map[string]cty.Value
-	if a, ok := content.Attributes["vars"]; ok {
+	if a, ok := content.get("vars"); ok {
 		vars, diags = attrVars(a)
 		p.b.diags = append(p.b.diags, diags...)
 	}
 	var groups []string
 	var groupRanges []hcl.Range
-	if a, ok := content.Attributes["groups"]; ok {
+	if a, ok := content.get("groups"); ok {
 		var d hcl.Diagnostics
 		groups, groupRanges, _, d = attrStringList(a, false)
 		p.b.diags = append(p.b.diags, d...)
@@ -223,7 +239,7 @@ func (p *hclParser) hostBlock(blk *hcl.Block) {
 		}
 	}
 	addrs := make([]string, len(names))
-	if a, ok := content.Attributes["address"]; ok {
+	if a, ok := content.get("address"); ok {
 		addr, ok, d := attrString(a)
 		p.b.diags = append(p.b.diags, d...)
 		if ok {
@@ -289,13 +305,13 @@ func (p *hclParser) groupBlock(blk *hcl.Block) {
 	p.groups[name] = blk
 	g := p.b.group(name, blk.DefRange)
 	g.known, g.block, g.rng = true, true, blk.DefRange
-	g.conn = p.conn(content.Attributes)
-	if a, ok := content.Attributes["vars"]; ok {
+	g.conn = p.conn(content)
+	if a, ok := content.get("vars"); ok {
 		vars, d := attrVars(a)
 		p.b.diags = append(p.b.diags, d...)
 		g.vars = vars
 	}
-	if a, ok := content.Attributes["children"]; ok {
+	if a, ok := content.get("children"); ok {
 		children, ranges, _, d := attrStringList(a, false)
 		p.b.diags = append(p.b.diags, d...)
 		for i, c := range children {
@@ -306,7 +322,7 @@ func (p *hclParser) groupBlock(blk *hcl.Block) {
 			p.b.child(name, c, ranges[i])
 		}
 	}
-	if a, ok := content.Attributes["hosts"]; ok {
+	if a, ok := content.get("hosts"); ok {
 		hosts, ranges, _, d := attrStringList(a, false)
 		p.b.diags = append(p.b.diags, d...)
 		for i, h := range hosts {
@@ -341,11 +357,11 @@ func (p *hclParser) names(s string, rng hcl.Range, check func(string) error) ([]
 }
 
 // conn decodes the connection attributes present in attrs.
-func (p *hclParser) conn(attrs hcl.Attributes) connDef {
+func (p *hclParser) conn(attrs bodyAttrs) connDef {
 	var c connDef
 	var diags hcl.Diagnostics
 	str := func(name string, field connField, dst *string, check func(string) error) {
-		a, ok := attrs[name]
+		a, ok := attrs.get(name)
 		if !ok {
 			return
 		}
@@ -370,7 +386,7 @@ func (p *hclParser) conn(attrs hcl.Attributes) connDef {
 	str("become_user", fBecomeUser, &c.c.BecomeUser, nil)
 	c.c.KnownHosts = resolvePath(p.dir, c.c.KnownHosts)
 	c.c.SSHConfig = resolvePath(p.dir, c.c.SSHConfig)
-	if a, ok := attrs["strict_host_key_checking"]; ok {
+	if a, ok := attrs.get("strict_host_key_checking"); ok {
 		v, ok, d := evalAttr(a)
 		diags = append(diags, d...)
 		if ok {
@@ -386,14 +402,14 @@ func (p *hclParser) conn(attrs hcl.Attributes) connDef {
 			}
 		}
 	}
-	if a, ok := attrs["port"]; ok {
+	if a, ok := attrs.get("port"); ok {
 		port, ok, d := attrPort(a)
 		diags = append(diags, d...)
 		if ok {
 			c.c.Port, c.set = port, c.set|fPort
 		}
 	}
-	if a, ok := attrs["identity_file"]; ok {
+	if a, ok := attrs.get("identity_file"); ok {
 		files, _, ok, d := attrStringList(a, true)
 		diags = append(diags, d...)
 		if ok {
@@ -403,14 +419,14 @@ func (p *hclParser) conn(attrs hcl.Attributes) connDef {
 			c.c.IdentityFiles, c.set = files, c.set|fIdentity
 		}
 	}
-	if a, ok := attrs["connect_timeout"]; ok {
+	if a, ok := attrs.get("connect_timeout"); ok {
 		d, ok, dd := attrDuration(a)
 		diags = append(diags, dd...)
 		if ok {
 			c.c.ConnectTimeout, c.set = d, c.set|fTimeout
 		}
 	}
-	if a, ok := attrs["become"]; ok {
+	if a, ok := attrs.get("become"); ok {
 		bv, ok, d := attrBool(a)
 		diags = append(diags, d...)
 		if ok {

@@ -23,7 +23,7 @@ var edges = []struct {
 	{"tabs", "a\t=\t\"x\ty\"\n", true},
 	{"escapes", `a = "q\"b\\n\n\t\r"` + "\n", true},
 	{"empty strings", "b \"\" {\n  a = \"\"\n  v = { \"\" = \"\" }\n}\n", true},
-	{"numbers", "a = [0, 7, 1.50, 1e3, 1E+3, 2.5e-3, 12345678901234567890123456789, 0.1]\n", true},
+	{"numbers", "a = [0, 007, 999999999999999999, 1000000000000000000, 7, 1.50, 1e3, 1E+3, 2.5e-3, 12345678901234567890123456789, 0.1]\n", true},
 	{"true false null", "a = [true, false, null]\n", true},
 	{"tuples", "a = []\nb = [1,]\nc = [\n  1,\n  2,\n]\nd = [[], [[1]], {}]\n", true},
 	{"objects", "a = {}\nb = { k = 1, \"k2\" = 2, k3: 3, }\nc = {\n  x = 1\n  y = { z = [1] },\n}\nd = { a-b = 1, _c = 2 }\n", true},

@@ -1,6 +1,8 @@
 package hclfast
 
 import (
+	"math/big"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -199,8 +201,8 @@ func (p *parser) expr(newlines bool) (hclsyntax.Expression, bool) {
 		return p.template(t), true
 	case kNumber:
 		t := p.read(newlines)
-		v, err := cty.ParseNumberVal(p.str[t.from:t.to])
-		if err != nil {
+		v, ok := p.number(p.str[t.from:t.to])
+		if !ok {
 			return nil, false // "Invalid number literal"
 		}
 		return p.slabs.literal(v, p.rng(&t)), true
@@ -330,4 +332,29 @@ func (p *parser) object(outer bool) (hclsyntax.Expression, bool) {
 	oc := p.slabs.object()
 	*oc = hclsyntax.ObjectConsExpr{Items: items, SrcRange: hcl.Range{Filename: p.filename, Start: open.start, End: closeTok.end}, OpenRange: p.rng(&open)}
 	return oc, true
+}
+
+// number is cty.ParseNumberVal(text), as hclsyntax makes a number
+// literal's value. A plain integer of up to 18 digits (every port, index
+// and count of an inventory) is made without the decimal parser: a
+// big.Float of ParseNumberVal's precision (512) and rounding mode set to
+// the integer is the same value, with the same precision, mode, accuracy
+// and mantissa (the differential test compares their GobEncode bytes).
+func (p *parser) number(text string) (cty.Value, bool) {
+	if len(text) <= 18 {
+		var n int64
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			if c < '0' || c > '9' {
+				goto general
+			}
+			n = n*10 + int64(c-'0')
+		}
+		f := p.slabs.float()
+		f.SetPrec(512).SetMode(big.ToNearestEven).SetInt64(n)
+		return cty.NumberVal(f), true
+	}
+general:
+	v, err := cty.ParseNumberVal(text)
+	return v, err == nil
 }

@@ -1,6 +1,8 @@
 package hclfast
 
 import (
+	"math/big"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -22,6 +24,7 @@ type slabs struct {
 	objects   slab[hclsyntax.ObjectConsExpr]
 	keys      slab[hclsyntax.ObjectConsKeyExpr]
 	travs     slab[hclsyntax.ScopeTraversalExpr]
+	floats    slab[big.Float]
 	exprs     []hclsyntax.Expression
 	steps     []hcl.Traverser
 	items     []hclsyntax.ObjectConsItem
@@ -70,6 +73,8 @@ func (s *slab[T]) get() *T {
 	s.free = s.free[1:]
 	return t
 }
+
+func (s *slabs) float() *big.Float { return s.floats.get() }
 
 func (s *slabs) body() *hclsyntax.Body      { return s.bodies.get() }
 func (s *slabs) attr() *hclsyntax.Attribute { return s.attrs.get() }
