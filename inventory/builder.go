@@ -83,6 +83,16 @@ func newBuilder() *builder {
 	return b
 }
 
+// reserve makes room for about n hosts, a hint taken from the number of
+// blocks of an HCL file, so that the host index does not grow by
+// rehashing as they are added.
+func (b *builder) reserve(n int) {
+	if len(b.hosts) == 0 && n > len(b.hostIdx) {
+		b.hostIdx = make(map[string]*hostDef, n)
+		b.hosts = make([]*hostDef, 0, n)
+	}
+}
+
 // host returns the host named name, creating it at rng if new.
 func (b *builder) host(name string, rng hcl.Range) *hostDef {
 	if h, ok := b.hostIdx[name]; ok {

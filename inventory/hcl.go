@@ -15,6 +15,14 @@ var connAttrNames = []string{
 	"strict_host_key_checking", "connect_timeout", "become", "become_user",
 }
 
+var connAttrSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range connAttrNames {
+		m[n] = true
+	}
+	return m
+}()
+
 // content is the attributes of body.Content(schema) for the bodies of
 // defaults, host and group blocks. A body of known attributes only, the
 // common case, is read straight from the syntax tree: Content would give
@@ -44,6 +52,17 @@ type bodyAttrs struct {
 	syn  hclsyntax.Attributes
 	fast bool
 	p    *hclParser
+}
+
+// anyOf reports whether the body has an attribute named in set (fast path
+// only).
+func (a bodyAttrs) anyOf(set map[string]bool) bool {
+	for name := range a.syn {
+		if set[name] {
+			return true
+		}
+	}
+	return false
 }
 
 func (a bodyAttrs) get(name string) (*hcl.Attribute, bool) {
@@ -177,6 +196,7 @@ func parseHCLWith(filename string, src []byte, in *gpfsInput) (*Inventory, hcl.D
 	content, d := rootContent(file.Body)
 	diags = append(diags, d...)
 	p := &hclParser{b: newBuilder(), dir: filepath.Dir(filename), groups: map[string]*hcl.Block{}, gpfs: gpfsState{in: in}}
+	p.b.reserve(len(content.Blocks))
 	for _, blk := range content.Blocks {
 		switch blk.Type {
 		case "defaults":
@@ -358,6 +378,9 @@ func (p *hclParser) names(s string, rng hcl.Range, check func(string) error) ([]
 
 // conn decodes the connection attributes present in attrs.
 func (p *hclParser) conn(attrs bodyAttrs) connDef {
+	if attrs.fast && !attrs.anyOf(connAttrSet) {
+		return connDef{} // what the lookups below give for a body without any
+	}
 	var c connDef
 	var diags hcl.Diagnostics
 	str := func(name string, field connField, dst *string, check func(string) error) {
