@@ -47,6 +47,9 @@ type hostDef struct {
 	address string
 	conn    connDef
 	vars    map[string]cty.Value
+	// ownVars: vars is this host's alone (an HCL host block's own map),
+	// so that build may complete it in place rather than copy it
+	ownVars bool
 	groups  []string // direct memberships, may repeat
 	rng     hcl.Range
 	// declared is set once a host body (an HCL host block) was seen.

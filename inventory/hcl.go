@@ -277,7 +277,7 @@ func (p *hclParser) hostBlock(blk *hcl.Block) {
 		h.address = addrs[i]
 		h.conn = conn
 		if len(names) == 1 && h.vars == nil && len(vars) > 0 {
-			h.vars = vars // this block's own map, for its only host
+			h.vars, h.ownVars = vars, true // this block's own map, for its only host
 		} else {
 			setVars(&h.vars, vars) // a range: each host its own copy
 		}

@@ -97,9 +97,21 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 		if conn.c.IdentityFiles != nil {
 			conn.c.IdentityFiles = append([]string(nil), conn.c.IdentityFiles...) // each host its own, as before
 		}
-		vars := copyVars(base.vars)
+		var vars map[string]cty.Value
+		if hd.ownVars && !evaluateAll {
+			// the host's own map completed with what it does not set:
+			// the same map as a copy of base.vars overwritten with it
+			vars = hd.vars
+			for k, v := range base.vars {
+				if _, set := vars[k]; !set {
+					vars[k] = v
+				}
+			}
+		} else {
+			vars = copyVars(base.vars)
+			setVars(&vars, hd.vars)
+		}
 		conn.over(hd.conn)
-		setVars(&vars, hd.vars)
 		if vars == nil {
 			vars = map[string]cty.Value{}
 		}

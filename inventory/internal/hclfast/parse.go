@@ -269,8 +269,7 @@ func (p *parser) tuple(outer bool) (hclsyntax.Expression, bool) {
 	}
 	closeTok := p.read(false)
 	exprs := p.slabs.exprList(p.stack[mark:])
-	clear(p.stack[mark:])
-	p.stack = p.stack[:mark]
+	p.stack = p.stack[:mark] // the parser is dropped with the file parsed: no need to clear
 	tc := p.slabs.tuple()
 	*tc = hclsyntax.TupleConsExpr{Exprs: exprs, SrcRange: hcl.Range{Filename: p.filename, Start: open.start, End: closeTok.end}, OpenRange: p.rng(&open)}
 	return tc, true
@@ -327,7 +326,6 @@ func (p *parser) object(outer bool) (hclsyntax.Expression, bool) {
 	}
 	closeTok := p.read(true)
 	items := p.slabs.itemList(p.items[mark:])
-	clear(p.items[mark:])
 	p.items = p.items[:mark]
 	oc := p.slabs.object()
 	*oc = hclsyntax.ObjectConsExpr{Items: items, SrcRange: hcl.Range{Filename: p.filename, Start: open.start, End: closeTok.end}, OpenRange: p.rng(&open)}

@@ -100,12 +100,25 @@ func (s *slabs) key(wrapped hclsyntax.Expression) *hclsyntax.ObjectConsKeyExpr {
 // parts is a one-element slice of its own capacity, so that appending to
 // it (nothing does) could not write into a neighbour.
 func (s *slabs) parts(e hclsyntax.Expression) []hclsyntax.Expression {
-	return take(&s.exprs, []hclsyntax.Expression{e})
+	out := one(&s.exprs)
+	out[0] = e
+	return out
+}
+
+// one cuts a one-element slice of its own capacity from *free.
+func one[T any](free *[]T) []T {
+	if len(*free) == 0 {
+		*free = make([]T, chunk)
+	}
+	out := (*free)[0:1:1]
+	*free = (*free)[1:]
+	return out
 }
 
 // traversal is the ScopeTraversalExpr of a bare name.
 func (s *slabs) traversal(name string, rng hcl.Range) *hclsyntax.ScopeTraversalExpr {
-	steps := take(&s.steps, []hcl.Traverser{hcl.TraverseRoot{Name: name, SrcRange: rng}})
+	steps := one(&s.steps)
+	steps[0] = hcl.TraverseRoot{Name: name, SrcRange: rng}
 	t := s.travs.get()
 	t.Traversal, t.SrcRange = steps, rng
 	return t
