@@ -10,6 +10,12 @@
 // imports nothing from engine or internal. Every problem in a source file is
 // an hcl.Diagnostic whose Subject points into that file.
 //
+// An HCL file in the literal subset inventories are written in is parsed
+// by internal/hclfast, which makes exactly the syntax tree hclsyntax makes
+// or declines; every other file, and every file with a syntax problem, is
+// parsed by hclsyntax, the reference and the only source of syntax
+// diagnostics.
+//
 // LoadWith can keep parsed HCL inventories in a cache directory (cache.go,
 // cachecodec.go): an entry is served only when every source file's SHA-256,
 // the prova build and the entry's checksum match, and an inventory with any

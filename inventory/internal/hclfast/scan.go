@@ -43,12 +43,6 @@ type scanner struct {
 	pos      hcl.Pos // position of the next byte to scan
 }
 
-// at is the position of byte offset i on the current line, which holds
-// only bytes of one column each between pos and i.
-func (s *scanner) at(i int) hcl.Pos {
-	return hcl.Pos{Line: s.pos.Line, Column: s.pos.Column + i - s.pos.Byte, Byte: i}
-}
-
 // next scans the token at s.pos. With newlines false, newlines and
 // comments are skipped, as the hclsyntax peeker does inside brackets and
 // parentheses; with newlines true a line comment that ends with a newline
