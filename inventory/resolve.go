@@ -79,6 +79,9 @@ func (b *builder) build() (*Inventory, hcl.Diagnostics) {
 	// settings: the group closure, the precedence order and the merged
 	// connection and variables of defaults and groups, computed once per
 	// distinct list of direct groups.
+	if all := inv.Groups["all"]; len(b.hosts) > 0 && all.Hosts == nil {
+		all.Hosts = make([]string, 0, len(b.hosts)) // every host is in all
+	}
 	bases := map[string]*hostBase{}
 	var key strings.Builder
 	for _, hd := range b.hosts {
