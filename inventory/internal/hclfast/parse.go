@@ -18,6 +18,7 @@ func Parse(src []byte, filename string) (file *hcl.File, ok bool) {
 		return nil, false
 	}
 	p := &parser{scanner: scanner{src: src, str: string(src), filename: filename, pos: hcl.InitialPos}}
+	p.slabs.n = chunkFor(len(src))
 	body, ok := p.body(true)
 	if !ok {
 		return nil, false

@@ -13,8 +13,10 @@ import (
 // singly was a large part of the parse's cost in garbage collection. Each
 // node is still its own value behind its own pointer, as hclsyntax makes
 // it; a chunk lives as long as any node in it, and all of them belong to
-// one file's tree.
+// one file's tree. Chunks are sized from the file (n), so that a small
+// file does not take 128 of each node type.
 type slabs struct {
+	n         int
 	bodies    slab[hclsyntax.Body]
 	attrs     slab[hclsyntax.Attribute]
 	blocks    slab[hclsyntax.Block]
@@ -36,7 +38,7 @@ type slabs struct {
 // its own length so that appending to it could not write into a
 // neighbour. An empty src gives nil, as append to a nil slice leaves it
 // in hclsyntax.
-func take[T any](free *[]T, src []T) []T {
+func take[T any](free *[]T, src []T, chunk int) []T {
 	n := len(src)
 	if n == 0 {
 		return nil
@@ -51,48 +53,52 @@ func take[T any](free *[]T, src []T) []T {
 }
 
 func (s *slabs) exprList(src []hclsyntax.Expression) []hclsyntax.Expression {
-	return take(&s.exprs, src)
+	return take(&s.exprs, src, s.n)
 }
 
 func (s *slabs) itemList(src []hclsyntax.ObjectConsItem) []hclsyntax.ObjectConsItem {
-	return take(&s.items, src)
+	return take(&s.items, src, s.n)
 }
 
-func (s *slabs) strings(src []string) []string      { return take(&s.strs, src) }
-func (s *slabs) ranges(src []hcl.Range) []hcl.Range { return take(&s.rngs, src) }
+func (s *slabs) strings(src []string) []string      { return take(&s.strs, src, s.n) }
+func (s *slabs) ranges(src []hcl.Range) []hcl.Range { return take(&s.rngs, src, s.n) }
 
-const chunk = 128
+// chunkFor is the chunk size for a file of size bytes: about one node of
+// a kind per 100 bytes, from 4 to 128.
+func chunkFor(size int) int {
+	return min(max(size/100, 4), 128)
+}
 
 type slab[T any] struct{ free []T }
 
-func (s *slab[T]) get() *T {
+func (s *slab[T]) get(n int) *T {
 	if len(s.free) == 0 {
-		s.free = make([]T, chunk)
+		s.free = make([]T, n)
 	}
 	t := &s.free[0]
 	s.free = s.free[1:]
 	return t
 }
 
-func (s *slabs) float() *big.Float { return s.floats.get() }
+func (s *slabs) float() *big.Float { return s.floats.get(s.n) }
 
-func (s *slabs) body() *hclsyntax.Body      { return s.bodies.get() }
-func (s *slabs) attr() *hclsyntax.Attribute { return s.attrs.get() }
-func (s *slabs) block() *hclsyntax.Block    { return s.blocks.get() }
+func (s *slabs) body() *hclsyntax.Body      { return s.bodies.get(s.n) }
+func (s *slabs) attr() *hclsyntax.Attribute { return s.attrs.get(s.n) }
+func (s *slabs) block() *hclsyntax.Block    { return s.blocks.get(s.n) }
 func (s *slabs) template() *hclsyntax.TemplateExpr {
-	return s.templates.get()
+	return s.templates.get(s.n)
 }
-func (s *slabs) tuple() *hclsyntax.TupleConsExpr   { return s.tuples.get() }
-func (s *slabs) object() *hclsyntax.ObjectConsExpr { return s.objects.get() }
+func (s *slabs) tuple() *hclsyntax.TupleConsExpr   { return s.tuples.get(s.n) }
+func (s *slabs) object() *hclsyntax.ObjectConsExpr { return s.objects.get(s.n) }
 
 func (s *slabs) literal(v cty.Value, rng hcl.Range) *hclsyntax.LiteralValueExpr {
-	l := s.literals.get()
+	l := s.literals.get(s.n)
 	l.Val, l.SrcRange = v, rng
 	return l
 }
 
 func (s *slabs) key(wrapped hclsyntax.Expression) *hclsyntax.ObjectConsKeyExpr {
-	k := s.keys.get()
+	k := s.keys.get(s.n)
 	k.Wrapped = wrapped
 	return k
 }
@@ -100,13 +106,13 @@ func (s *slabs) key(wrapped hclsyntax.Expression) *hclsyntax.ObjectConsKeyExpr {
 // parts is a one-element slice of its own capacity, so that appending to
 // it (nothing does) could not write into a neighbour.
 func (s *slabs) parts(e hclsyntax.Expression) []hclsyntax.Expression {
-	out := one(&s.exprs)
+	out := one(&s.exprs, s.n)
 	out[0] = e
 	return out
 }
 
 // one cuts a one-element slice of its own capacity from *free.
-func one[T any](free *[]T) []T {
+func one[T any](free *[]T, chunk int) []T {
 	if len(*free) == 0 {
 		*free = make([]T, chunk)
 	}
@@ -117,9 +123,9 @@ func one[T any](free *[]T) []T {
 
 // traversal is the ScopeTraversalExpr of a bare name.
 func (s *slabs) traversal(name string, rng hcl.Range) *hclsyntax.ScopeTraversalExpr {
-	steps := one(&s.steps)
+	steps := one(&s.steps, s.n)
 	steps[0] = hcl.TraverseRoot{Name: name, SrcRange: rng}
-	t := s.travs.get()
+	t := s.travs.get(s.n)
 	t.Traversal, t.SrcRange = steps, rng
 	return t
 }
