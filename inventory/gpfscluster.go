@@ -107,7 +107,7 @@ func (p *hclParser) gpfsClusterBlock(blk *hcl.Block) {
 	p.b.diags = append(p.b.diags, diags...)
 	src := GPFSSource{Group: "gpfs", DeclRange: blk.DefRange}
 	if a, ok := content.Attributes["admin"]; ok {
-		s, ok, d := attrString(a)
+		s, ok, d := attrString(refOf(a))
 		p.b.diags = append(p.b.diags, d...)
 		if ok {
 			if err := checkHostName(s); err != nil {
@@ -118,7 +118,7 @@ func (p *hclParser) gpfsClusterBlock(blk *hcl.Block) {
 		}
 	}
 	if a, ok := content.Attributes["group"]; ok {
-		s, ok, d := attrString(a)
+		s, ok, d := attrString(refOf(a))
 		p.b.diags = append(p.b.diags, d...)
 		if ok {
 			if err := checkGroupName(s); err != nil {
@@ -128,12 +128,12 @@ func (p *hclParser) gpfsClusterBlock(blk *hcl.Block) {
 		}
 	}
 	if a, ok := content.Attributes["short_names"]; ok {
-		v, ok, d := attrBool(a)
+		v, ok, d := attrBool(refOf(a))
 		p.b.diags = append(p.b.diags, d...)
 		src.ShortNames = ok && v
 	}
 	if a, ok := content.Attributes["max_age"]; ok {
-		v, ok, d := attrDuration(a)
+		v, ok, d := attrDuration(refOf(a))
 		p.b.diags = append(p.b.diags, d...)
 		if ok {
 			src.MaxAge = v

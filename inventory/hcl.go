@@ -30,7 +30,7 @@ var connAttrSet = func() map[string]bool {
 // them and building a map of hcl.Attribute. Anything else (an unknown
 // argument, a nested block, a body from elsewhere) goes through Content
 // for its diagnostics.
-func (p *hclParser) content(body hcl.Body, schema *hcl.BodySchema, known map[string]bool) (bodyAttrs, hcl.Diagnostics) {
+func content(body hcl.Body, schema *hcl.BodySchema, known map[string]bool) (bodyAttrs, hcl.Diagnostics) {
 	sb, ok := body.(*hclsyntax.Body)
 	if !ok || evaluateAll || len(sb.Blocks) > 0 {
 		c, diags := body.Content(schema)
@@ -42,16 +42,16 @@ func (p *hclParser) content(body hcl.Body, schema *hcl.BodySchema, known map[str
 			return bodyAttrs{m: c.Attributes}, diags
 		}
 	}
-	return bodyAttrs{syn: sb.Attributes, fast: true, p: p}, nil
+	return bodyAttrs{syn: sb.Attributes, fast: true}, nil
 }
 
 // bodyAttrs are a body's attributes as Content gives them: from its map, or
-// made from the syntax tree's attributes when one is asked for.
+// straight from the syntax tree's (no hcl.Attribute is made: the value
+// helpers read only the name and the expression, an attrRef).
 type bodyAttrs struct {
 	m    hcl.Attributes
 	syn  hclsyntax.Attributes
 	fast bool
-	p    *hclParser
 }
 
 // anyOf reports whether the body has an attribute named in set (fast path
@@ -65,28 +65,19 @@ func (a bodyAttrs) anyOf(set map[string]bool) bool {
 	return false
 }
 
-func (a bodyAttrs) get(name string) (*hcl.Attribute, bool) {
+func (a bodyAttrs) get(name string) (attrRef, bool) {
 	if !a.fast {
 		at, ok := a.m[name]
-		return at, ok
+		if !ok {
+			return attrRef{}, false
+		}
+		return refOf(at), true
 	}
 	s, ok := a.syn[name]
 	if !ok {
-		return nil, false
+		return attrRef{}, false
 	}
-	return a.p.hclAttribute(s), true
-}
-
-// hclAttribute is s.AsHCLAttribute(), cut from a slab: a 2,000-host file
-// made some 6,000 small allocations here.
-func (p *hclParser) hclAttribute(s *hclsyntax.Attribute) *hcl.Attribute {
-	if len(p.attrSlab) == 0 {
-		p.attrSlab = make([]hcl.Attribute, 256)
-	}
-	a := &p.attrSlab[0]
-	p.attrSlab = p.attrSlab[1:]
-	*a = hcl.Attribute{Name: s.Name, Expr: s.Expr, Range: s.SrcRange, NameRange: s.NameRange}
-	return a
+	return attrRef{Name: s.Name, Expr: s.Expr}, true // what AsHCLAttribute would give of them
 }
 
 // rootContent is file.Body.Content(rootSchema). A root body of blocks only,
@@ -179,8 +170,6 @@ type hclParser struct {
 	defaults *hcl.Block
 	groups   map[string]*hcl.Block
 	gpfs     gpfsState // gpfs_cluster blocks (gpfscluster.go)
-
-	attrSlab []hcl.Attribute // see hclAttribute
 }
 
 func parseHCL(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
@@ -222,7 +211,7 @@ func (p *hclParser) defaultsBlock(blk *hcl.Block) {
 		return
 	}
 	p.defaults = blk
-	content, diags := p.content(blk.Body, defaultsSchema, defaultsNames)
+	content, diags := content(blk.Body, defaultsSchema, defaultsNames)
 	p.b.diags = append(p.b.diags, diags...)
 	p.b.defaults = p.conn(content)
 	if a, ok := content.get("vars"); ok {
@@ -235,7 +224,7 @@ func (p *hclParser) defaultsBlock(blk *hcl.Block) {
 func (p *hclParser) hostBlock(blk *hcl.Block) {
 	label, labelRange := blk.Labels[0], blk.LabelRanges[0]
 	names, ok := p.names(label, labelRange, checkHostName)
-	content, diags := p.content(blk.Body, hostSchema, hostNames)
+	content, diags := content(blk.Body, hostSchema, hostNames)
 	p.b.diags = append(p.b.diags, diags...)
 	if !ok {
 		return
@@ -312,7 +301,7 @@ func (p *hclParser) addresses(addr string, rng hcl.Range, label string, names []
 
 func (p *hclParser) groupBlock(blk *hcl.Block) {
 	name, labelRange := blk.Labels[0], blk.LabelRanges[0]
-	content, diags := p.content(blk.Body, groupSchema, groupNames)
+	content, diags := content(blk.Body, groupSchema, groupNames)
 	p.b.diags = append(p.b.diags, diags...)
 	if err := checkGroupName(name); err != nil {
 		p.b.errorf(labelRange, "Invalid group name", "%s.", err)

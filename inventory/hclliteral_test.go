@@ -26,14 +26,14 @@ EOT
 		attrs, _ := f.Body.JustAttributes()
 		attr := attrs["a"]
 		if s, ok := literalString(attr.Expr); ok {
-			v, _, _ := evalAttr(attr)
+			v, _, _ := evalAttr(refOf(attr))
 			if v.AsString() != s {
 				t.Errorf("%s: literal %q, evaluated %q", src, s, v.AsString())
 			}
 		}
 		if got, gotRanges, ok := literalStringList(attr.Expr); ok {
 			// what the evaluating path gives, with the fast path out of the way
-			want, wantRanges, wok, _ := attrStringListEvaluated(attr, false)
+			want, wantRanges, wok, _ := attrStringListEvaluated(refOf(attr), false)
 			if !wok || !cmp.Equal(got, want) || !cmp.Equal(gotRanges, wantRanges) {
 				t.Errorf("%s: literal %q %v, evaluated %q %v (ok %t)", src, got, gotRanges, want, wantRanges, wok)
 			}

@@ -13,9 +13,20 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 )
 
+// attrRef is what the value helpers read of an attribute: its name (for
+// messages) and its expression. It is a value, so that an attribute read
+// straight from the syntax tree costs no hcl.Attribute.
+type attrRef struct {
+	Name string
+	Expr hcl.Expression
+}
+
+// refOf is the attrRef of an attribute from Body.Content.
+func refOf(a *hcl.Attribute) attrRef { return attrRef{Name: a.Name, Expr: a.Expr} }
+
 // evalAttr evaluates an attribute with no variables and no functions. ok is
 // false when the value is null or there were errors.
-func evalAttr(attr *hcl.Attribute) (cty.Value, bool, hcl.Diagnostics) {
+func evalAttr(attr attrRef) (cty.Value, bool, hcl.Diagnostics) {
 	v, diags := attr.Expr.Value(nil)
 	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
 		return v, false, diags
@@ -145,7 +156,7 @@ func literalValue(e hclsyntax.Expression) (cty.Value, bool) {
 	return cty.NilVal, false
 }
 
-func typeError(attr *hcl.Attribute, want string) hcl.Diagnostics {
+func typeError(attr attrRef, want string) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid value for " + attr.Name,
@@ -154,7 +165,7 @@ func typeError(attr *hcl.Attribute, want string) hcl.Diagnostics {
 	}}
 }
 
-func attrString(attr *hcl.Attribute) (string, bool, hcl.Diagnostics) {
+func attrString(attr attrRef) (string, bool, hcl.Diagnostics) {
 	if s, ok := literalString(attr.Expr); ok && !evaluateAll {
 		return s, true, nil
 	}
@@ -169,7 +180,7 @@ func attrString(attr *hcl.Attribute) (string, bool, hcl.Diagnostics) {
 	return s.AsString(), true, diags
 }
 
-func attrBool(attr *hcl.Attribute) (bool, bool, hcl.Diagnostics) {
+func attrBool(attr attrRef) (bool, bool, hcl.Diagnostics) {
 	v, ok, diags := evalAttr(attr)
 	if !ok {
 		return false, false, diags
@@ -181,7 +192,7 @@ func attrBool(attr *hcl.Attribute) (bool, bool, hcl.Diagnostics) {
 	return bv.True(), true, diags
 }
 
-func attrPort(attr *hcl.Attribute) (int, bool, hcl.Diagnostics) {
+func attrPort(attr attrRef) (int, bool, hcl.Diagnostics) {
 	v, ok, diags := evalAttr(attr)
 	if !ok {
 		return 0, false, diags
@@ -209,7 +220,7 @@ func portOf(f *big.Float) (int, bool) {
 }
 
 // attrDuration accepts a Go duration string ("10s") or a number of seconds.
-func attrDuration(attr *hcl.Attribute) (time.Duration, bool, hcl.Diagnostics) {
+func attrDuration(attr attrRef) (time.Duration, bool, hcl.Diagnostics) {
 	v, ok, diags := evalAttr(attr)
 	if !ok {
 		return 0, false, diags
@@ -248,7 +259,7 @@ func durationOf(v cty.Value) (time.Duration, error) {
 // attrStringList accepts a string or a list of strings and returns the
 // range of each element (the whole expression when elements are not
 // literal).
-func attrStringList(attr *hcl.Attribute, allowSingle bool) ([]string, []hcl.Range, bool, hcl.Diagnostics) {
+func attrStringList(attr attrRef, allowSingle bool) ([]string, []hcl.Range, bool, hcl.Diagnostics) {
 	if out, ranges, ok := literalStringList(attr.Expr); ok && !evaluateAll {
 		return out, ranges, true, nil
 	}
@@ -256,7 +267,7 @@ func attrStringList(attr *hcl.Attribute, allowSingle bool) ([]string, []hcl.Rang
 }
 
 // attrStringListEvaluated is attrStringList by evaluating the expression.
-func attrStringListEvaluated(attr *hcl.Attribute, allowSingle bool) ([]string, []hcl.Range, bool, hcl.Diagnostics) {
+func attrStringListEvaluated(attr attrRef, allowSingle bool) ([]string, []hcl.Range, bool, hcl.Diagnostics) {
 	v, ok, diags := evalAttr(attr)
 	if !ok {
 		return nil, nil, false, diags
@@ -297,7 +308,7 @@ func attrStringListEvaluated(attr *hcl.Attribute, allowSingle bool) ([]string, [
 }
 
 // attrVars accepts an object or map and returns its attributes.
-func attrVars(attr *hcl.Attribute) (map[string]cty.Value, hcl.Diagnostics) {
+func attrVars(attr attrRef) (map[string]cty.Value, hcl.Diagnostics) {
 	if !evaluateAll {
 		if obj, ok := attr.Expr.(*hclsyntax.ObjectConsExpr); ok {
 			if out, ok := literalObject(obj); ok {
@@ -309,7 +320,7 @@ func attrVars(attr *hcl.Attribute) (map[string]cty.Value, hcl.Diagnostics) {
 }
 
 // attrVarsEvaluated is attrVars by evaluating the expression.
-func attrVarsEvaluated(attr *hcl.Attribute) (map[string]cty.Value, hcl.Diagnostics) {
+func attrVarsEvaluated(attr attrRef) (map[string]cty.Value, hcl.Diagnostics) {
 	v, ok, diags := evalAttr(attr)
 	if !ok {
 		return nil, diags
