@@ -34,11 +34,11 @@
 // FuzzSameTree requires, for any input, a decline or hclsyntax's tree
 // with no diagnostic.
 //
-// Nav is hclsyntax's unexported navigation type; Parse sets its one field
-// through reflection (nav.go), after checking at start-up that the type
-// is the expected struct. Were it not (another hcl version), Parse would
-// decline every file, the differential test would fail on the common
-// inventories, and the loads would go on through hclsyntax.
+// Nav is hclsyntax's unexported navigation type, which has no
+// constructor; the file's Nav is the package's own (nav.go), which names
+// the top-level block around an offset as hclsyntax's does, and the
+// differential tests compare both methods of the two at every block's
+// edges (and at every offset of a small file).
 //
 // The package does not evaluate anything, report diagnostics, or parse
 // HCL's JSON syntax. Names and string values are slices of one copy of

@@ -1,32 +1,58 @@
 package hclfast
 
 import (
-	"reflect"
-	"unsafe"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// hcl.File.Nav of a file from hclsyntax.ParseConfig is hclsyntax's
-// unexported navigation{root: body}, which hcl's diagnostic writer uses
-// for the "in host ..." context of a snippet. There is no constructor for
-// it, so Parse makes one of the type that ParseConfig itself returns, and
-// sets its only field. navOK is false when that type is not, as expected,
-// a struct of one *hclsyntax.Body field (another hcl version): Parse then
-// declines every file, the differential test's check that the fast path
-// took the common inventories fails, and nothing else changes.
-var (
-	navType = func() reflect.Type {
-		f, _ := hclsyntax.ParseConfig(nil, "", hcl.InitialPos)
-		return reflect.TypeOf(f.Nav)
-	}()
-	navOK = navType != nil && navType.Kind() == reflect.Struct && navType.NumField() == 1 &&
-		navType.Field(0).Type == reflect.TypeOf((*hclsyntax.Body)(nil))
-)
+// navigation is the file's Nav: what hcl's diagnostic writer asks a file
+// for the "in host ..." context of a snippet (ContextString) and editors
+// for the definition around an offset (ContextDefRange). hclsyntax's own
+// Nav is an unexported type with no constructor, so this one does what
+// it does: the top-level block whose range holds the offset, named by its
+// type and quoted labels. TestSameTreeAsHCLSyntax and FuzzSameTree hold
+// both methods to hclsyntax's Nav of the same source.
+type navigation struct {
+	root *hclsyntax.Body
+}
 
-func navFor(body *hclsyntax.Body) any {
-	v := reflect.New(navType).Elem()
-	*(**hclsyntax.Body)(unsafe.Pointer(v.Field(0).UnsafeAddr())) = body
-	return v.Interface()
+func (n navigation) block(offset int) *hclsyntax.Block {
+	for _, b := range n.root.Blocks {
+		if b.Range().ContainsOffset(offset) {
+			return b
+		}
+	}
+	return nil
+}
+
+// ContextString is the header of the top-level block around offset, ""
+// outside every block.
+func (n navigation) ContextString(offset int) string {
+	b := n.block(offset)
+	if b == nil {
+		return ""
+	}
+	if len(b.Labels) == 0 {
+		return b.Type
+	}
+	var s strings.Builder
+	s.WriteString(b.Type)
+	for _, l := range b.Labels {
+		s.WriteByte(' ')
+		s.WriteString(strconv.Quote(l))
+	}
+	return s.String()
+}
+
+// ContextDefRange is the definition range of the top-level block around
+// offset, the zero range outside every block.
+func (n navigation) ContextDefRange(offset int) hcl.Range {
+	b := n.block(offset)
+	if b == nil {
+		return hcl.Range{}
+	}
+	return b.DefRange()
 }

@@ -14,16 +14,13 @@ import (
 // all. ok is false for anything else, and the caller then parses with
 // hclsyntax, which reports the file's diagnostics.
 func Parse(src []byte, filename string) (file *hcl.File, ok bool) {
-	if !navOK {
-		return nil, false
-	}
 	p := &parser{scanner: scanner{src: src, str: string(src), filename: filename, pos: hcl.InitialPos}}
 	p.slabs.n = chunkFor(len(src))
 	body, ok := p.body(true)
 	if !ok {
 		return nil, false
 	}
-	return &hcl.File{Body: body, Bytes: src, Nav: navFor(body)}, true
+	return &hcl.File{Body: body, Bytes: src, Nav: navigation{root: body}}, true
 }
 
 type parser struct {
