@@ -4,8 +4,10 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/provadev/prova/engine/eval"
 )
@@ -19,6 +21,14 @@ import (
 // attribute's value depends only on the names its expression reads).
 // Per-host attributes that are string templates render through
 // eval.FastTemplate, which gives the same value and diagnostics.
+// A per-host attribute of a plain attribute spec whose expression has a
+// compiled form (eval.Compiled: a template, a traversal of host.* or
+// step.*) is evaluated from it on each host, without the host's context
+// and without hcldec: the value converted to the spec's type as
+// hcldec.AttrSpec converts it, checked by the spec's ValidateSpec
+// function when it has one. Whenever the compiled form gives no value,
+// the conversion fails or the check has diagnostics, that attribute is
+// decoded by hcldec in the host's context, so diagnostics are hcldec's.
 // It handles the shape every module's spec has, an object of attribute
 // specs; newSplitArgs returns nil for any other.
 type splitArgs struct {
@@ -27,6 +37,7 @@ type splitArgs struct {
 	constBody  contentBody
 	hostSpec   hcldec.ObjectSpec
 	hostBody   contentBody
+	hostAttrs  []hostAttr      // hostSpec's keys, each with its compiled form
 	bodyDiags  hcl.Diagnostics // taking the content: unknown or missing arguments
 	constOnce  sync.Once
 	constVals  map[string]cty.Value
@@ -34,9 +45,39 @@ type splitArgs struct {
 	constKnown bool // every value of constVals is wholly known
 }
 
-// newSplitArgs prepares body for decoding with spec on many hosts, or
-// returns nil when spec is not an object of attribute specs.
-func newSplitArgs(body hcl.Body, spec hcldec.Spec) *splitArgs {
+// hostAttr is one per-host argument: its key and spec, and when its spec
+// is a plain attribute (an AttrSpec, alone or in a ValidateSpec) whose
+// expression compiles, the compiled form, the attribute's type and the
+// ValidateSpec's function (nil without one).
+type hostAttr struct {
+	key      string
+	spec     hcldec.Spec
+	compiled *eval.Compiled
+	ty       cty.Type
+	validate func(cty.Value) hcl.Diagnostics
+}
+
+// compiledAttr returns the plain attribute spec of child and its
+// ValidateSpec function, or nil when child is anything else or its type
+// has a custom expression decoder (hcldec then does not evaluate).
+func compiledAttr(child hcldec.Spec) (*hcldec.AttrSpec, func(cty.Value) hcl.Diagnostics) {
+	var validate func(cty.Value) hcl.Diagnostics
+	if v, ok := child.(*hcldec.ValidateSpec); ok {
+		child, validate = v.Wrapped, v.Func
+		if validate == nil {
+			return nil, nil
+		}
+	}
+	as, ok := child.(*hcldec.AttrSpec)
+	if !ok || customdecode.CustomExpressionDecoderForType(as.Type) != nil {
+		return nil, nil
+	}
+	return as, validate
+}
+
+// newSplitArgs prepares body for decoding with spec on many hosts of step
+// ss, or returns nil when spec is not an object of attribute specs.
+func newSplitArgs(body hcl.Body, spec hcldec.Spec, ss *eval.StepScope) *splitArgs {
 	var obj hcldec.ObjectSpec
 	switch s := spec.(type) {
 	case hcldec.ObjectSpec:
@@ -73,16 +114,28 @@ func newSplitArgs(body hcl.Body, spec hcldec.Spec) *splitArgs {
 			}
 			into[as.Name] = a
 		}
+		if perHost {
+			ha := hostAttr{key: key, spec: child}
+			if as, validate := compiledAttr(child); as != nil {
+				if a, ok := content.Attributes[as.Name]; ok {
+					if ha.compiled = ss.Compile(a.Expr); ha.compiled != nil {
+						ha.ty, ha.validate = as.Type, validate
+					}
+				}
+			}
+			sa.hostAttrs = append(sa.hostAttrs, ha)
+		}
 	}
 	sa.constBody = contentBody{&hcl.BodyContent{Attributes: constAttrs, MissingItemRange: content.MissingItemRange}}
 	sa.hostBody = contentBody{&hcl.BodyContent{Attributes: hostAttrs, MissingItemRange: content.MissingItemRange}}
 	return sa
 }
 
-// decode decodes the arguments on one host: shared is the step's context
-// (the hosts' common part), hctx the host's. known is the value's
-// IsWhollyKnown, asked of the shared part once.
-func (sa *splitArgs) decode(shared, hctx *hcl.EvalContext) (val cty.Value, diags hcl.Diagnostics, known bool) {
+// decode decodes the arguments on host: shared is the step's context
+// (the hosts' common part), hctx gives the host's, built only when an
+// attribute is decoded by hcldec. known is the value's IsWhollyKnown,
+// asked of the shared part once.
+func (sa *splitArgs) decode(shared *hcl.EvalContext, host string, hctx func() *hcl.EvalContext) (val cty.Value, diags hcl.Diagnostics, known bool) {
 	sa.constOnce.Do(func() {
 		sa.constKnown = true
 		if len(sa.constSpec) == 0 {
@@ -99,10 +152,14 @@ func (sa *splitArgs) decode(shared, hctx *hcl.EvalContext) (val cty.Value, diags
 	// the per-host part only to take it apart again.
 	var hostDiags hcl.Diagnostics
 	known = sa.constKnown
-	for k, child := range sa.hostSpec {
-		v, diags := hcldec.Decode(sa.hostBody, child, hctx)
-		vals[k] = v
-		hostDiags = append(hostDiags, diags...)
+	for _, ha := range sa.hostAttrs {
+		v, ok := ha.value(host)
+		if !ok {
+			var diags hcl.Diagnostics
+			v, diags = hcldec.Decode(sa.hostBody, ha.spec, hctx())
+			hostDiags = append(hostDiags, diags...)
+		}
+		vals[ha.key] = v
 		known = known && v.IsWhollyKnown()
 	}
 	if n := len(sa.bodyDiags) + len(sa.constDiags) + len(hostDiags); n > 0 {
@@ -110,6 +167,25 @@ func (sa *splitArgs) decode(shared, hctx *hcl.EvalContext) (val cty.Value, diags
 		diags = append(append(append(diags, sa.bodyDiags...), sa.constDiags...), hostDiags...)
 	}
 	return cty.ObjectVal(vals), diags, known
+}
+
+// value is what hcldec decodes the attribute to on host when that has no
+// diagnostics, from its compiled form; ok is false when the attribute is
+// to be decoded by hcldec.
+func (ha hostAttr) value(host string) (cty.Value, bool) {
+	v, ok := ha.compiled.Value(host)
+	if !ok {
+		return cty.NilVal, false
+	}
+	// What hcldec.AttrSpec does with the expression's value.
+	v, err := convert.Convert(v, ha.ty)
+	if err != nil {
+		return cty.NilVal, false
+	}
+	if ha.validate != nil && len(ha.validate(v)) > 0 {
+		return cty.NilVal, false
+	}
+	return v, true
 }
 
 // contentBody is a body whose content has been taken already: hcldec

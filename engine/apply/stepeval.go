@@ -73,7 +73,7 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 		refs := hcldec.Variables(s.Body, se.spec)
 		se.argsPerHost = eval.RefsOf(refs).VaryByHost()
 		if se.argsPerHost {
-			se.split = newSplitArgs(s.Body, se.spec)
+			se.split = newSplitArgs(s.Body, se.spec, se.scope)
 			se.argsMemo = eval.NewMemo[stepArgs](se.scope, refs)
 		}
 		if se.split != nil {
@@ -153,23 +153,23 @@ type stepArgs struct {
 func (se *stepEval) decodeArgs(h *onHost) stepArgs {
 	if se.argsPerHost {
 		return se.argsMemo.Do(h.host, func() (stepArgs, bool) {
-			a := se.decode(h.context())
+			a := se.decode(h)
 			return a, len(a.decode) == 0 && len(a.validate) == 0
 		})
 	}
-	se.argsOnce.Do(func() { se.args = se.decode(h.context()) })
+	se.argsOnce.Do(func() { se.args = se.decode(h) })
 	return se.args
 }
 
-func (se *stepEval) decode(hctx *hcl.EvalContext) stepArgs {
+func (se *stepEval) decode(h *onHost) stepArgs {
 	s := se.s
 	var args cty.Value
 	var diags hcl.Diagnostics
 	var known bool
 	if se.split != nil {
-		args, diags, known = se.split.decode(se.scope.Context(), hctx)
+		args, diags, known = se.split.decode(se.scope.Context(), h.host, h.context)
 	} else {
-		args, diags = program.DecodeArgsSpec(s, se.spec, hctx)
+		args, diags = program.DecodeArgsSpec(s, se.spec, h.context())
 		known = args.IsWhollyKnown()
 	}
 	a := stepArgs{val: args, decode: diags}

@@ -21,17 +21,26 @@ import (
 // diagnostics (summary, detail, ranges, and the host the diagnostic's
 // context names) must be the same on every host, whatever the order of
 // the hosts.
+//
+// The compiled form (StepScope.Compile) is held to the same: wherever it
+// gives a value, that value must be hcl's and hcl must give no
+// diagnostics.
 func TestMemoMatchesPlainEvaluation(t *testing.T) {
-	hits := 0
+	hits, compiled := 0, 0
 	for seed := range uint64(100) {
-		hits += checkMemoSeed(t, seed)
+		h, c := checkMemoSeed(t, seed)
+		hits, compiled = hits+h, compiled+c
 	}
 	// Most expressions read something many hosts share: a memo that never
-	// hit would test nothing.
+	// hit would test nothing; nor would a compiled form that never gave
+	// a value.
 	if hits < 1000 {
 		t.Fatalf("the memo hit %d times over 100 seeds", hits)
 	}
-	t.Logf("%d hits", hits)
+	if compiled < 1000 {
+		t.Fatalf("the compiled form gave %d values over 100 seeds", compiled)
+	}
+	t.Logf("%d hits, %d compiled values", hits, compiled)
 }
 
 func FuzzMemoMatchesPlainEvaluation(f *testing.F) {
@@ -41,8 +50,9 @@ func FuzzMemoMatchesPlainEvaluation(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64) { checkMemoSeed(t, seed) })
 }
 
-// checkMemoSeed returns how often the memos hit.
-func checkMemoSeed(t *testing.T, seed uint64) int {
+// checkMemoSeed returns how often the memos hit and how often the
+// compiled form gave a value.
+func checkMemoSeed(t *testing.T, seed uint64) (int, int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 15))
 	hosts, infos := memoHosts(rng)
@@ -83,11 +93,15 @@ func checkMemoSeed(t *testing.T, seed uint64) int {
 		}
 		// case 5: no result (the step did not run there).
 	}
-	hits := 0
+	hits, compiledVals := 0, 0
 	// A few fixed expressions besides the random ones, each aimed at one
 	// thing the key must keep apart: the precision a number carries into
 	// arithmetic, a planned result's change, refinements, marks.
-	fixed := []string{"host.vars.idx / local.n", "step.prev.changed", "host.vars.rack != null", `"${host.vars.rack}"`, "step.prev.stdout"}
+	fixed := []string{"host.vars.idx / local.n", "step.prev.changed", "host.vars.rack != null", `"${host.vars.rack}"`, "step.prev.stdout",
+		// The shapes the compiled form takes: templates of literals,
+		// host.*, step.* and shared names; plain traversals.
+		`"echo ${host.name} ${host.vars.idx}"`, `"${step.prev.stdout}/${var.x}-${local.n}"`, `"${host.vars.flag}${step.prev.rc}"`,
+		"host.vars.idx", `"x${host.groups[0]}${step.prev.changed}${upper(var.x)}"`, `"${host.vars}"`}
 	for i := range 6 + len(fixed) {
 		src := memoExpr(rng, 3)
 		if i < len(fixed) {
@@ -100,6 +114,7 @@ func checkMemoSeed(t *testing.T, seed uint64) int {
 		ss := s.Step(results, RefsOf(expr.Variables()), cty.NilVal)
 		memo := NewMemo[memoResult](ss, expr.Variables())
 		exprMemo := NewExprMemo(ss, expr)
+		comp := ss.Compile(expr)
 		order := append([]string(nil), names...)
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, h := range append(order, order...) {
@@ -122,6 +137,12 @@ func checkMemoSeed(t *testing.T, seed uint64) int {
 			if g, w := diagSpell(ed), diagSpell(wantDiags); g != w {
 				t.Fatalf("seed %d, %s on %s: expression memo diagnostics\n%s\nplain\n%s", seed, src, h, g, w)
 			}
+			if cv, ok := comp.Value(h); ok {
+				compiledVals++
+				if !cv.RawEquals(want) || len(wantDiags) > 0 {
+					t.Fatalf("seed %d, %s on %s: compiled %#v, plain %#v\n%s", seed, src, h, cv, want, diagSpell(wantDiags))
+				}
+			}
 			if !got.v.RawEquals(want) {
 				t.Fatalf("seed %d, %s on %s: memo %#v, plain %#v", seed, src, h, got.v, want)
 			}
@@ -137,7 +158,7 @@ func checkMemoSeed(t *testing.T, seed uint64) int {
 			}
 		}
 	}
-	return hits
+	return hits, compiledVals
 }
 
 type memoResult struct {
