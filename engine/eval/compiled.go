@@ -26,9 +26,10 @@ type Compiled struct {
 }
 
 // cnode is one compiled expression: value reports false where the caller
-// must evaluate with hcl.
+// must evaluate with hcl. idx is host's index in the inventory (Hosts),
+// or -1 for a host the inventory does not list.
 type cnode interface {
-	value(ss *StepScope, host string) (cty.Value, bool)
+	value(ss *StepScope, host string, idx int) (cty.Value, bool)
 }
 
 // Compile returns the compiled form of expr in step ss, or nil when expr
@@ -87,7 +88,7 @@ func (ss *StepScope) compile(expr hcl.Expression) cnode {
 func (ss *StepScope) compileTraversal(tr hcl.Traversal) cnode {
 	switch tr.RootName() {
 	case "host":
-		return chost{rest: tr[1:]}
+		return chost{rest: tr[1:], table: ss.scope.hostTableFor(tr)}
 	case "step":
 		if ss.results == nil {
 			return nil // in the shared context: not per host (compile took it)
@@ -120,20 +121,42 @@ func (c *Compiled) Value(host string) (cty.Value, bool) {
 	if c == nil {
 		return cty.NilVal, false
 	}
-	return c.root.value(c.ss, host)
+	return c.root.value(c.ss, host, c.ss.scope.indexOf(host))
 }
 
 // cconst is a value the same on every host.
 type cconst struct{ v cty.Value }
 
-func (c cconst) value(*StepScope, string) (cty.Value, bool) { return c.v, true }
+func (c cconst) value(*StepScope, string, int) (cty.Value, bool) { return c.v, true }
 
 // chost is host.* followed by rest: the host object, made once per run,
-// traversed as hcl does (traverseRel; false where hcl gives an error).
-type chost struct{ rest hcl.Traversal }
+// traversed as hcl does (traverseRel; false where hcl gives an error),
+// read from the run's table of that traversal for an inventory host.
+type chost struct {
+	rest  hcl.Traversal
+	table *hostTable // nil: the traversal has a step a table cannot name
+}
 
-func (c chost) value(ss *StepScope, host string) (cty.Value, bool) {
+func (c chost) value(ss *StepScope, host string, idx int) (cty.Value, bool) {
+	if c.table != nil && idx >= 0 {
+		e := c.table.entry(ss.scope, idx, c.rest)
+		return e.v, e.ok
+	}
 	return traverseRel(ss.scope.hostVal(host), c.rest)
+}
+
+// plain appends the part's rendering on host to b (appendPlain), from the
+// table's when it has one; false when the part is not a plain value.
+func (c chost) plain(b *strings.Builder, ss *StepScope, host string, idx int) bool {
+	if c.table != nil && idx >= 0 {
+		e := c.table.entry(ss.scope, idx, c.rest)
+		if e.plain {
+			b.WriteString(e.text)
+		}
+		return e.plain
+	}
+	v, ok := traverseRel(ss.scope.hostVal(host), c.rest)
+	return ok && appendPlain(b, v)
 }
 
 // cstep is step.NAME followed by rest: this host's result, as the host's
@@ -145,7 +168,7 @@ type cstep struct {
 	rest hcl.Traversal
 }
 
-func (c cstep) value(ss *StepScope, host string) (cty.Value, bool) {
+func (c cstep) value(ss *StepScope, host string, _ int) (cty.Value, bool) {
 	return ss.results.ownAt(c.name, host, c.ty, c.rest)
 }
 
@@ -158,14 +181,22 @@ type ctemplate struct {
 	size  int // the literal parts' bytes
 }
 
-func (t *ctemplate) value(ss *StepScope, host string) (cty.Value, bool) {
+func (t *ctemplate) value(ss *StepScope, host string, idx int) (cty.Value, bool) {
 	var b strings.Builder
 	b.Grow(t.size + 16)
 	for _, p := range t.parts {
-		v, ok := p.value(ss, host)
+		if h, ok := p.(chost); ok {
+			if !h.plain(&b, ss, host, idx) {
+				return cty.NilVal, false
+			}
+			continue
+		}
+		v, ok := p.value(ss, host, idx)
 		if !ok || !appendPlain(&b, v) {
 			return cty.NilVal, false
 		}
 	}
-	return cty.StringVal(b.String()).RefineNotNull(), true
+	// hcl refines its result as not null, which a known value ignores
+	// (cty.Value.RefineNotNull gives it back as it is).
+	return cty.StringVal(b.String()), true
 }

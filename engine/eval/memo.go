@@ -322,22 +322,11 @@ type hostParts struct {
 // when tr has a step the table cannot name (a splat, an index that is not
 // a plain value).
 func (s *Scope) hostPartsFor(tr hcl.Traversal) *hostParts {
-	name := []byte("host")
-	for _, st := range tr[1:] {
-		switch st := st.(type) {
-		case hcl.TraverseAttr:
-			name = append(append(name, '.'), st.Name...)
-		case hcl.TraverseIndex:
-			var ok bool
-			if name, ok = appendKey(append(name, '['), st.Key); !ok {
-				return nil
-			}
-			name = append(name, ']')
-		default:
-			return nil
-		}
+	name, ok := spellHostTraversal(tr)
+	if !ok {
+		return nil
 	}
-	t, _ := s.keyParts.LoadOrStore(string(name), &hostParts{parts: map[string]string{}})
+	t, _ := s.keyParts.LoadOrStore(name, &hostParts{parts: map[string]string{}})
 	return t.(*hostParts)
 }
 

@@ -185,4 +185,10 @@ type scopeCache struct {
 	// keyParts holds a *hostParts per traversal of host.*, by its
 	// spelling: what memo keys read of each host, made once per run.
 	keyParts sync.Map
+	// hostTables holds a *hostTable per traversal of host.* that a
+	// compiled expression reads, by its spelling; hostIndex the index of
+	// each inventory host in Hosts, made with the first table.
+	hostTables    sync.Map
+	hostIndexOnce sync.Once
+	hostIndex     map[string]int
 }
