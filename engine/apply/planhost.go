@@ -135,7 +135,7 @@ func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, hos
 			return planned(s, host, event.PlanUnknown, "when depends on results of earlier steps"), unknown
 		case v.IsNull() || v.Type() != cty.Bool:
 			return planned(s, host, event.PlanError, "when must be true or false"), unknown
-		case v.False():
+		case !eval.True(v):
 			return planned(s, host, event.PlanSkip, "when is false"), cty.NilVal
 		}
 	}

@@ -126,7 +126,7 @@ func (se *stepEval) when(h *onHost) (cty.Value, hcl.Diagnostics) {
 func (se *stepEval) whenHolds(h *onHost) (bool, hcl.Diagnostics) {
 	v, diags := se.when(h)
 	if !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool {
-		return v.True(), nil
+		return eval.True(v), nil
 	}
 	return checkCondition(v, diags, se.s.When, h.context(), "when")
 }

@@ -24,6 +24,16 @@ type ExprMemo struct {
 	expr hcl.Expression
 	memo *Memo[exprValue] // nil: its inputs name one host each
 
+	// shared: the expression reads nothing that differs between the
+	// step's hosts (a literal operand): evaluated once in the step's
+	// context, and kept when that gives no diagnostics (a diagnostic
+	// names the host's context: then every host evaluates).
+	shared     bool
+	ss         *StepScope
+	sharedOnce sync.Once
+	sharedVal  cty.Value
+	sharedOK   bool
+
 	op       *hclsyntax.BinaryOpExpr // taken apart, or nil
 	lhs, rhs *ExprMemo
 	mu       sync.Mutex
@@ -46,13 +56,27 @@ func NewExprMemo(ss *StepScope, expr hcl.Expression) *ExprMemo {
 		e.lhs, e.rhs = NewExprMemo(ss, op.LHS), NewExprMemo(ss, op.RHS)
 		return e
 	}
-	e.memo = NewMemo[exprValue](ss, expr.Variables())
+	if trs := expr.Variables(); !RefsOf(trs).VaryByHost() {
+		e.shared, e.ss = true, ss
+	} else {
+		e.memo = NewMemo[exprValue](ss, trs)
+	}
 	return e
 }
 
 // Value returns the expression's value and diagnostics on host, with
 // hctx giving the host's context when an evaluation needs it.
 func (e *ExprMemo) Value(host string, hctx func() *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if e.shared {
+		e.sharedOnce.Do(func() {
+			v, diags := e.expr.Value(e.ss.ctx)
+			e.sharedVal, e.sharedOK = v, len(diags) == 0
+		})
+		if e.sharedOK {
+			return e.sharedVal, nil
+		}
+		return e.expr.Value(hctx())
+	}
 	if e.op == nil {
 		r := e.memo.Do(host, func() (exprValue, bool) {
 			v, diags := e.expr.Value(hctx())

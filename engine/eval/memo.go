@@ -128,7 +128,7 @@ func appendKey(b []byte, v cty.Value) ([]byte, bool) {
 		}
 		b = append(b, ':')
 	case ty == cty.Bool:
-		if v.True() {
+		if True(v) {
 			b = append(b, 't')
 		} else {
 			b = append(b, 'f')

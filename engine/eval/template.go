@@ -60,7 +60,7 @@ func appendPlain(b *strings.Builder, v cty.Value) bool {
 		b.WriteString(v.AsString())
 		return true
 	case cty.Bool:
-		if v.True() {
+		if True(v) {
 			b.WriteString("true")
 		} else {
 			b.WriteString("false")
