@@ -1,0 +1,303 @@
+package eval
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Results holds step results as they arrive during apply. It is safe for
+// concurrent use. Each step's results have a lock of their own, so hosts
+// recording different steps do not wait for each other, and a record
+// touches only its step's maps.
+type Results struct {
+	steps sync.Map // step name -> *stepResults
+	// hosts is the most hosts a step has had results for so far: a new
+	// step's maps are made that large at once rather than grown.
+	hosts atomic.Int64
+}
+
+// stepResults are one step's results.
+type stepResults struct {
+	mu     sync.Mutex
+	values map[string]cty.Value
+	// later holds results recorded by what they are (skipped, planned)
+	// rather than as values, by host: the value is made when first read
+	// and then moves to values. Most steps' results are never read, and a
+	// result object costs more than the rest of a planned host-step.
+	later map[string]laterResult
+	// laterType is the result type every record by kind of the step
+	// gives.
+	laterType cty.Type
+	// sharedHost is the one host that ran a run_once step (shared): every
+	// host sees that result as its own.
+	sharedHost string
+	shared     bool
+	// perHost memoises the per_host map (made again after a record).
+	perHost       cty.Value
+	perHostCached bool
+}
+
+// NewResults returns an empty store.
+func NewResults() *Results { return &Results{} }
+
+// step returns step's results, made empty when it has none yet.
+func (r *Results) step(step string) *stepResults {
+	if sr, ok := r.steps.Load(step); ok {
+		return sr.(*stepResults)
+	}
+	sr, _ := r.steps.LoadOrStore(step, &stepResults{})
+	return sr.(*stepResults)
+}
+
+// lookup returns step's results, or nil when it has none.
+func (r *Results) lookup(step string) *stepResults {
+	if sr, ok := r.steps.Load(step); ok {
+		return sr.(*stepResults)
+	}
+	return nil
+}
+
+// grown notes that a step has results for n hosts.
+func (r *Results) grown(n int) {
+	for {
+		old := r.hosts.Load()
+		if int64(n) <= old || r.hosts.CompareAndSwap(old, int64(n)) {
+			return
+		}
+	}
+}
+
+// Set records host's result of step.
+func (r *Results) Set(step, host string, v cty.Value) {
+	sr := r.step(step)
+	sr.mu.Lock()
+	if sr.values == nil {
+		sr.values = make(map[string]cty.Value, r.hosts.Load())
+	}
+	sr.values[host] = v
+	n := len(sr.values)
+	if len(sr.later) > 0 {
+		delete(sr.later, host)
+	}
+	sr.perHostCached = false
+	sr.mu.Unlock()
+	r.grown(n)
+}
+
+// SetSkipped records that step did not run on host: its result is
+// SkippedResult(ty, host), made when first read.
+func (r *Results) SetSkipped(step, host string, ty cty.Type) {
+	r.setLater(step, host, ty, laterResult{kind: laterSkipped})
+}
+
+// SetUnknown records that host's result of step is wholly unknown:
+// cty.UnknownVal(ty), made when first read.
+func (r *Results) SetUnknown(step, host string, ty cty.Type) {
+	r.setLater(step, host, ty, laterResult{kind: laterUnknown})
+}
+
+// SetPlanned records that a module planned step on host, to change it or
+// not: its result is PlannedResult(ty, host, changed), made when first
+// read.
+func (r *Results) SetPlanned(step, host string, ty cty.Type, changed bool) {
+	k := laterPlanned
+	if changed {
+		k = laterPlannedChange
+	}
+	r.setLater(step, host, ty, laterResult{kind: k})
+}
+
+// SetFunc records host's result of step as what make returns, called
+// once, when the result is first read (under the step's lock, and
+// alongside other results' make when a step's results are made at once:
+// make must be quick, pure and not use the store).
+func (r *Results) SetFunc(step, host string, make func() cty.Value) {
+	r.setLater(step, host, cty.NilType, laterResult{kind: laterMade, make: make})
+}
+
+// SetApplied records host's result of step, of result type ty, as what it
+// is made of: AppliedResult(ty, host, a), made when first read; an
+// attribute of it is read without making it. It is meant for result types
+// of the common attributes only (CommonResultAttrs).
+func (r *Results) SetApplied(step, host string, ty cty.Type, a *Applied) {
+	r.setLater(step, host, ty, laterResult{kind: laterApplied, applied: a})
+}
+
+func (r *Results) setLater(step, host string, ty cty.Type, l laterResult) {
+	sr := r.step(step)
+	sr.mu.Lock()
+	if ty != cty.NilType && sr.laterType == cty.NilType {
+		sr.laterType = ty
+	}
+	if sr.later == nil {
+		sr.later = make(map[string]laterResult, r.hosts.Load())
+	}
+	sr.later[host] = l
+	n := len(sr.later)
+	if len(sr.values) > 0 {
+		delete(sr.values, host)
+	}
+	sr.perHostCached = false
+	sr.mu.Unlock()
+	r.grown(n)
+}
+
+// settle makes the values of the step's later results and moves them to
+// values. The caller holds sr.mu.
+func (sr *stepResults) settle() {
+	if len(sr.later) == 0 {
+		return
+	}
+	if sr.values == nil {
+		sr.values = make(map[string]cty.Value, len(sr.later))
+	}
+	if len(sr.later) < parallelSettle || runtime.GOMAXPROCS(0) == 1 {
+		for host, lr := range sr.later {
+			sr.values[host] = lr.value(sr.laterType, host)
+		}
+	} else {
+		settleParallel(sr.values, sr.later, sr.laterType)
+	}
+	sr.later = nil
+}
+
+// parallelSettle is the fewest later results settle makes on every core:
+// the first per_host read of a step makes every host's result object at
+// once, while the run waits for it (1,000 objects: milliseconds).
+const parallelSettle = 256
+
+// settleParallel makes the values of l into m, GOMAXPROCS goroutines each
+// making a share (a result's value is made from the record alone, so they
+// can be made in any order).
+func settleParallel(m map[string]cty.Value, l map[string]laterResult, ty cty.Type) {
+	hosts := make([]string, 0, len(l))
+	for h := range l {
+		hosts = append(hosts, h)
+	}
+	vals := make([]cty.Value, len(hosts))
+	workers := min(runtime.GOMAXPROCS(0), len(hosts))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(hosts)/workers, (w+1)*len(hosts)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				vals[i] = l[hosts[i]].value(ty, hosts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for i, h := range hosts {
+		m[h] = vals[i]
+	}
+}
+
+// Share makes host's result of a run_once step every host's result.
+func (r *Results) Share(step, host string) {
+	sr := r.step(step)
+	sr.mu.Lock()
+	sr.sharedHost, sr.shared = host, true
+	sr.mu.Unlock()
+}
+
+// Get returns host's result of step.
+func (r *Results) Get(step, host string) (cty.Value, bool) {
+	sr := r.lookup(step)
+	if sr == nil {
+		return cty.NilVal, false
+	}
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	sr.settle()
+	v, ok := sr.values[host]
+	return v, ok
+}
+
+func (r *Results) values(step, host string, ty cty.Type) (cty.Value, cty.Value) {
+	return r.own(step, host, ty), r.perHost(step, ty)
+}
+
+// own returns host's result of step: its own, the shared one of a run_once
+// step, or a skipped result when the step did not run on host. Only the
+// result it returns is made, not the step's other hosts'.
+func (r *Results) own(step, host string, ty cty.Type) cty.Value {
+	var own cty.Value
+	ok := false
+	if sr := r.lookup(step); sr != nil {
+		sr.mu.Lock()
+		own, ok = sr.settleHost(host)
+		if !ok && sr.shared {
+			own, ok = sr.settleHost(sr.sharedHost)
+		}
+		sr.mu.Unlock()
+	}
+	if !ok {
+		own = SkippedResult(ty, host)
+	}
+	return own
+}
+
+// settleHost returns host's own result of the step, making it if it was
+// recorded by kind. The caller holds sr.mu.
+func (sr *stepResults) settleHost(host string) (cty.Value, bool) {
+	if v, ok := sr.values[host]; ok {
+		return v, true
+	}
+	lr, ok := sr.later[host]
+	if !ok {
+		return cty.NilVal, false
+	}
+	v := lr.value(sr.laterType, host)
+	if sr.values == nil {
+		sr.values = map[string]cty.Value{}
+	}
+	sr.values[host] = v
+	delete(sr.later, host)
+	return v, true
+}
+
+// ownAt returns what traversal rest finds in host's result of step (as
+// own gives it), without making a result recorded by kind when rest starts
+// with one of its attributes. ok is false when rest does not resolve.
+func (r *Results) ownAt(step, host string, ty cty.Type, rest hcl.Traversal) (cty.Value, bool) {
+	if sr := r.lookup(step); sr != nil {
+		sr.mu.Lock()
+		lr, later := sr.later[host]
+		lty := sr.laterType
+		sr.mu.Unlock()
+		if later {
+			if name, ok := attrName(rest, 0); ok {
+				if v, ok := lr.attr(lty, name, host); ok {
+					return traverseRel(v, rest[1:])
+				}
+			}
+		}
+	}
+	return traverseRel(r.own(step, host, ty), rest)
+}
+
+// perHost returns every host's result of step as a map by host name,
+// memoised until the next record of that step.
+func (r *Results) perHost(step string, ty cty.Type) cty.Value {
+	sr := r.lookup(step)
+	if sr == nil {
+		return cty.MapValEmpty(ty)
+	}
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	if !sr.perHostCached {
+		sr.settle()
+		if len(sr.values) == 0 {
+			sr.perHost = cty.MapValEmpty(ty)
+		} else {
+			sr.perHost = cty.MapVal(copyMap(sr.values))
+		}
+		sr.perHostCached = true
+	}
+	return sr.perHost
+}
