@@ -43,6 +43,9 @@ type splitArgs struct {
 	constVals  map[string]cty.Value
 	constDiags hcl.Diagnostics
 	constKnown bool // every value of constVals is wholly known
+	// scratch holds maps of the object's attributes to make the object
+	// from (cty.ObjectVal copies them), reused from host to host.
+	scratch sync.Pool
 }
 
 // hostAttr is one per-host argument: its key and spec, and when its spec
@@ -144,10 +147,15 @@ func (sa *splitArgs) decode(shared *hcl.EvalContext, host string, hctx func() *h
 		v, diags := hcldec.Decode(sa.constBody, sa.constSpec, shared)
 		sa.constVals, sa.constDiags, sa.constKnown = v.AsValueMap(), diags, v.IsWhollyKnown()
 	})
-	vals := make(map[string]cty.Value, sa.attrs)
-	for k, v := range sa.constVals {
-		vals[k] = v
+	vals, _ := sa.scratch.Get().(map[string]cty.Value)
+	if vals == nil {
+		vals = make(map[string]cty.Value, sa.attrs)
+		for k, v := range sa.constVals {
+			vals[k] = v
+		}
 	}
+	// A map from the pool holds the shared values already and the
+	// per-host keys, each overwritten below.
 	// Key by key, as hcldec's ObjectSpec does, without making an object of
 	// the per-host part only to take it apart again.
 	var hostDiags hcl.Diagnostics
@@ -166,7 +174,9 @@ func (sa *splitArgs) decode(shared *hcl.EvalContext, host string, hctx func() *h
 		diags = make(hcl.Diagnostics, 0, n)
 		diags = append(append(append(diags, sa.bodyDiags...), sa.constDiags...), hostDiags...)
 	}
-	return cty.ObjectVal(vals), diags, known
+	val = cty.ObjectVal(vals)
+	sa.scratch.Put(vals)
+	return val, diags, known
 }
 
 // value is what hcldec decodes the attribute to on host when that has no

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -47,8 +48,7 @@ type stepEval struct {
 	argsOnce sync.Once
 	args     stepArgs
 
-	dirtyMu sync.Mutex
-	dirty   bool // a dependency is planned to change (plan; once true, stays)
+	dirty atomic.Bool // a dependency is planned to change (plan; once true, stays)
 }
 
 // stepEval returns the evaluator of step s, making it when the step's
@@ -192,10 +192,12 @@ func (se *stepEval) decode(h *onHost) stepArgs {
 // change or unknown. Planned changes only accumulate, so a true answer is
 // kept.
 func (se *stepEval) dependsOnDirty(r *Runner) bool {
-	se.dirtyMu.Lock()
-	defer se.dirtyMu.Unlock()
-	if !se.dirty {
-		se.dirty = r.dependsOnDirty(se.s)
+	if se.dirty.Load() {
+		return true
 	}
-	return se.dirty
+	if r.dependsOnDirty(se.s) {
+		se.dirty.Store(true)
+		return true
+	}
+	return false
 }

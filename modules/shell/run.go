@@ -120,7 +120,8 @@ func (a args) guard(ctx context.Context, h module.Host) (bool, string, error) {
 
 // exists runs test -e; an exit status above 1 is test's own error.
 func (a args) exists(ctx context.Context, h module.Host, path string) (bool, error) {
-	out, err := module.Capture(ctx, h, a.wrap(module.Command("test", "-e", path), false))
+	// module.Command("test", "-e", path): the first two need no quoting.
+	out, err := module.Capture(ctx, h, a.wrap("test -e "+module.Quote(path), false))
 	if err != nil {
 		return false, fmt.Errorf("shell guard: %w", err)
 	}
