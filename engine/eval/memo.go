@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -229,6 +230,14 @@ type Memo[V any] struct {
 	mu           sync.Mutex
 	vals         map[string]V
 	lookups, hit int
+
+	// byID: the only input that differs between the step's hosts is one
+	// traversal of host.*, whose run table gives each inventory host the
+	// id of what it finds there; the values are kept by that id, read
+	// without a lock or a key (slots, made at the first lookup).
+	byID      *hostParts
+	slotsOnce sync.Once
+	slots     []atomic.Pointer[V] // nil: too few hosts share an id to pay
 }
 
 // MaxMemo bounds the values a Memo keeps.
@@ -257,15 +266,59 @@ func NewMemo[V any](ss *StepScope, trs []hcl.Traversal) *Memo[V] {
 		}
 	}
 	m := &Memo[V]{ss: ss, trs: trs}
+	var tables []*hostParts // the distinct tables of the host.* traversals
+	perHost := false        // an input differs per host without a table
 	for i, tr := range trs {
-		if tr.RootName() == "host" {
+		switch tr.RootName() {
+		case "host":
 			if m.parts == nil {
 				m.parts = make([]*hostParts, len(trs))
 			}
-			m.parts[i] = ss.scope.hostPartsFor(tr)
+			if m.parts[i] = ss.scope.hostPartsFor(tr); m.parts[i] == nil {
+				perHost = true
+			} else if !slices.Contains(tables, m.parts[i]) {
+				tables = append(tables, m.parts[i])
+			}
+		case "step":
+			perHost = perHost || ss.results != nil
 		}
 	}
+	if !perHost && len(tables) == 1 {
+		m.byID = tables[0]
+	}
 	return m
+}
+
+// doByID is Do for a memo keyed by one table's ids; ok is false for a
+// host the inventory does not list (then Do keys it as any other).
+func (m *Memo[V]) doByID(host string, eval func() (V, bool)) (V, bool) {
+	s := m.ss.scope
+	idx := s.indexOf(host)
+	if idx < 0 {
+		var zero V
+		return zero, false
+	}
+	t := m.byID.table(s)
+	m.slotsOnce.Do(func() {
+		// The trial's rule, known at once: with fewer than one hit in
+		// memoMinHits, keeping values does not pay.
+		if n := len(t.parts); n <= MaxMemo && n*memoMinHits <= len(s.Hosts) {
+			m.slots = make([]atomic.Pointer[V], n)
+		}
+	})
+	id := t.ids[idx]
+	if m.slots == nil || id < 0 {
+		v, _ := eval()
+		return v, true
+	}
+	if p := m.slots[id].Load(); p != nil {
+		return *p, true
+	}
+	v, keep := eval()
+	if keep {
+		m.slots[id].CompareAndSwap(nil, &v)
+	}
+	return v, true
 }
 
 // Do returns what eval gives on host, or what it gave on a host with the
@@ -275,6 +328,11 @@ func (m *Memo[V]) Do(host string, eval func() (V, bool)) V {
 	if m == nil || m.off.Load() {
 		v, _ := eval()
 		return v
+	}
+	if m.byID != nil {
+		if v, ok := m.doByID(host, eval); ok {
+			return v
+		}
 	}
 	var buf [128]byte
 	key, ok := m.ss.key(buf[:0], host, m.trs, m.parts)
@@ -310,12 +368,16 @@ func (m *Memo[V]) Do(host string, eval func() (V, bool)) V {
 	return v
 }
 
-// hostParts is what one traversal of host.* spells in a key on each host,
-// made once per host and run: the host object does not change during a
-// run, and most steps read the same few host variables.
+// hostParts is what one traversal of host.* spells in a key on each
+// inventory host, made once per run for every host at its first use (the
+// host object does not change during a run, and most steps read the same
+// few host variables): each distinct spelling once, and each host the id
+// of its spelling. Read without locks once made.
 type hostParts struct {
-	mu    sync.RWMutex
-	parts map[string]string // by host: "+" and the key, or "-" for no key
+	once  sync.Once
+	tr    hcl.Traversal // the traversal (any of the same spelling)
+	ids   []int32       // by index in Scope.Hosts: an index in parts, or -1 for no key
+	parts []string      // the distinct spellings
 }
 
 // hostPartsFor returns the run's table of traversal tr of host.*, or nil
@@ -326,27 +388,55 @@ func (s *Scope) hostPartsFor(tr hcl.Traversal) *hostParts {
 	if !ok {
 		return nil
 	}
-	t, _ := s.keyParts.LoadOrStore(name, &hostParts{parts: map[string]string{}})
+	t, _ := s.keyParts.LoadOrStore(name, &hostParts{tr: tr})
 	return t.(*hostParts)
 }
 
-func (t *hostParts) get(s *Scope, host string, tr hcl.Traversal) (string, bool) {
-	t.mu.RLock()
-	p, ok := t.parts[host]
-	t.mu.RUnlock()
-	if !ok {
-		p = "-"
-		if v, found := traverseRel(s.hostVal(host), tr[1:]); found {
-			if k, spelled := appendKey([]byte{'+'}, v); spelled {
-				p = string(k)
+// table makes the table if it is not made yet.
+func (t *hostParts) table(s *Scope) *hostParts {
+	t.once.Do(func() {
+		t.ids = make([]int32, len(s.Hosts))
+		byPart := map[string]int32{}
+		var buf []byte
+		for i, h := range s.Hosts {
+			t.ids[i] = -1
+			v, found := traverseRel(s.hostVal(h.Name), t.tr[1:])
+			if !found {
+				continue
 			}
+			k, spelled := appendKey(buf[:0], v)
+			if buf = k; !spelled {
+				continue
+			}
+			id, seen := byPart[string(k)]
+			if !seen {
+				id = int32(len(t.parts))
+				t.parts = append(t.parts, string(k))
+				byPart[t.parts[id]] = id
+			}
+			t.ids[i] = id
 		}
-		t.mu.Lock()
-		t.parts[host] = p
-		t.mu.Unlock()
+	})
+	return t
+}
+
+// get returns what the traversal spells on host; false when it spells
+// nothing (it does not resolve, or finds what a key cannot spell).
+func (t *hostParts) get(s *Scope, host string, tr hcl.Traversal) (string, bool) {
+	idx := s.indexOf(host)
+	if idx < 0 {
+		// Not in the inventory: its own object, spelled now.
+		v, found := traverseRel(s.hostVal(host), tr[1:])
+		if !found {
+			return "", false
+		}
+		k, spelled := appendKey(nil, v)
+		return string(k), spelled
 	}
-	if p[0] != '+' {
+	t.table(s)
+	id := t.ids[idx]
+	if id < 0 {
 		return "", false
 	}
-	return p[1:], true
+	return t.parts[id], true
 }
