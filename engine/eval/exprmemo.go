@@ -2,6 +2,7 @@ package eval
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -36,9 +37,17 @@ type ExprMemo struct {
 
 	op       *hclsyntax.BinaryOpExpr // taken apart, or nil
 	lhs, rhs *ExprMemo
-	mu       sync.Mutex
-	byPair   map[string]cty.Value // the operation's value by its operands' keys
+	// byPair holds the operation's value by its operands' keys: a map
+	// never written once stored, read without a lock; a new pair stores
+	// a copy with it added (mu orders the writers). Operands take few
+	// distinct values, so the copies are few and small.
+	mu     sync.Mutex
+	byPair atomic.Pointer[map[string]cty.Value]
 }
+
+// maxPairs bounds the pairs an operation keeps (each new one copies the
+// map).
+const maxPairs = 256
 
 type exprValue struct {
 	v     cty.Value
@@ -107,11 +116,10 @@ func (e *ExprMemo) combine(host string, hctx func() *hcl.EvalContext) (cty.Value
 		key, keyed = appendKey(append(key, ';'), r)
 	}
 	if keyed {
-		e.mu.Lock()
-		v, hit := e.byPair[string(key)]
-		e.mu.Unlock()
-		if hit {
-			return v, true
+		if pairs := e.byPair.Load(); pairs != nil {
+			if v, hit := (*pairs)[string(key)]; hit {
+				return v, true
+			}
 		}
 	}
 	op := &hclsyntax.BinaryOpExpr{
@@ -126,13 +134,25 @@ func (e *ExprMemo) combine(host string, hctx func() *hcl.EvalContext) (cty.Value
 	}
 	if keyed {
 		e.mu.Lock()
-		if e.byPair == nil {
-			e.byPair = map[string]cty.Value{}
-		}
-		if len(e.byPair) < MaxMemo {
-			e.byPair[string(key)] = v
+		old := e.byPair.Load()
+		if old == nil || len(*old) < maxPairs {
+			pairs := make(map[string]cty.Value, 1+lenOf(old))
+			if old != nil {
+				for k, pv := range *old {
+					pairs[k] = pv
+				}
+			}
+			pairs[string(key)] = v
+			e.byPair.Store(&pairs)
 		}
 		e.mu.Unlock()
 	}
 	return v, true
+}
+
+func lenOf(m *map[string]cty.Value) int {
+	if m == nil {
+		return 0
+	}
+	return len(*m)
 }
