@@ -20,7 +20,9 @@ func WithDefault(name string, ty cty.Type, def cty.Value) hcldec.Spec {
 // (leaving the attribute out is the way to say nothing).
 func NonEmpty(s *hcldec.AttrSpec) hcldec.Spec {
 	return &hcldec.ValidateSpec{Wrapped: s, Func: func(v cty.Value) hcl.Diagnostics {
-		v, _ = v.UnmarkDeep()
+		if v.ContainsMarked() { // UnmarkDeep allocates even when there is nothing to remove
+			v, _ = v.UnmarkDeep()
+		}
 		if v.IsKnown() && !v.IsNull() && v.AsString() == "" {
 			return hcl.Diagnostics{{
 				Severity: hcl.DiagError,
