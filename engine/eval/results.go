@@ -18,6 +18,42 @@ type Results struct {
 	// hosts is the most hosts a step has had results for so far: a new
 	// step's maps are made that large at once rather than grown.
 	hosts atomic.Int64
+	// inv is the inventory's host index (Scope.Step sets it): a record
+	// by kind of an inventory host is a byte in a step's table rather
+	// than a map entry.
+	inv atomic.Pointer[hostIndex]
+}
+
+// hostIndex numbers the inventory's hosts: index by name, names by index.
+type hostIndex struct {
+	index map[string]int
+	names []string
+}
+
+// indexed makes records by kind of s's inventory hosts go to the steps'
+// tables; a store used with one scope only (the engine's: one per run).
+func (r *Results) indexed(s *Scope) {
+	if r.inv.Load() != nil {
+		return
+	}
+	s.indexOf("")
+	names := make([]string, len(s.Hosts))
+	for i, h := range s.Hosts {
+		names[i] = h.Name
+	}
+	r.inv.CompareAndSwap(nil, &hostIndex{index: s.hostIndex, names: names})
+}
+
+// idx returns host's index, or -1 without an index or for a host outside it.
+func (r *Results) idx(host string) (int, *hostIndex) {
+	inv := r.inv.Load()
+	if inv == nil {
+		return -1, nil
+	}
+	if i, ok := inv.index[host]; ok && inv.names[i] == host {
+		return i, inv
+	}
+	return -1, inv
 }
 
 // stepResults are one step's results.
@@ -29,6 +65,12 @@ type stepResults struct {
 	// and then moves to values. Most steps' results are never read, and a
 	// result object costs more than the rest of a planned host-step.
 	later map[string]laterResult
+	// kinds holds the records by kind (but laterMade) of the inventory's
+	// hosts, by host index: the kind plus one, 0 for none. nkinds counts
+	// the hosts it holds. A host is in values, later or kinds, never in
+	// two.
+	kinds  []laterKind
+	nkinds int
 	// laterType is the result type every record by kind of the step
 	// gives.
 	laterType cty.Type
@@ -80,12 +122,34 @@ func (r *Results) Set(step, host string, v cty.Value) {
 	}
 	sr.values[host] = v
 	n := len(sr.values)
-	if len(sr.later) > 0 {
-		delete(sr.later, host)
-	}
+	sr.dropLater(r, host)
 	sr.perHostCached = false
 	sr.mu.Unlock()
 	r.grown(n)
+}
+
+// dropLater removes host's record by kind, if any. The caller holds sr.mu.
+func (sr *stepResults) dropLater(r *Results, host string) {
+	if len(sr.later) > 0 {
+		delete(sr.later, host)
+	}
+	if sr.nkinds > 0 {
+		if i, _ := r.idx(host); i >= 0 && sr.kinds[i] != 0 {
+			sr.kinds[i] = 0
+			sr.nkinds--
+		}
+	}
+}
+
+// laterOf returns host's record by kind. The caller holds sr.mu.
+func (sr *stepResults) laterOf(r *Results, host string) (laterResult, bool) {
+	if sr.nkinds > 0 {
+		if i, _ := r.idx(host); i >= 0 && sr.kinds[i] != 0 {
+			return laterResult{kind: sr.kinds[i] - 1}, true
+		}
+	}
+	lr, ok := sr.later[host]
+	return lr, ok
 }
 
 // SetSkipped records that step did not run on host: its result is
@@ -133,11 +197,25 @@ func (r *Results) setLater(step, host string, ty cty.Type, l laterResult) {
 	if ty != cty.NilType && sr.laterType == cty.NilType {
 		sr.laterType = ty
 	}
-	if sr.later == nil {
-		sr.later = make(map[string]laterResult, r.hosts.Load())
+	if i, inv := r.idx(host); i >= 0 && l.kind != laterMade {
+		if sr.kinds == nil {
+			sr.kinds = make([]laterKind, len(inv.names))
+		}
+		if sr.kinds[i] == 0 {
+			sr.nkinds++
+		}
+		sr.kinds[i] = l.kind + 1
+		if len(sr.later) > 0 {
+			delete(sr.later, host)
+		}
+	} else {
+		sr.dropLater(r, host)
+		if sr.later == nil {
+			sr.later = make(map[string]laterResult, r.hosts.Load())
+		}
+		sr.later[host] = l
 	}
-	sr.later[host] = l
-	n := len(sr.later)
+	n := len(sr.later) + sr.nkinds
 	if len(sr.values) > 0 {
 		delete(sr.values, host)
 	}
@@ -148,12 +226,12 @@ func (r *Results) setLater(step, host string, ty cty.Type, l laterResult) {
 
 // settle makes the values of the step's later results and moves them to
 // values. The caller holds sr.mu.
-func (sr *stepResults) settle() {
-	if len(sr.later) == 0 {
+func (sr *stepResults) settle(r *Results) {
+	if len(sr.later) == 0 && sr.nkinds == 0 {
 		return
 	}
 	if sr.values == nil {
-		sr.values = make(map[string]cty.Value, len(sr.later))
+		sr.values = make(map[string]cty.Value, len(sr.later)+sr.nkinds)
 	}
 	if len(sr.later) < parallelSettle || runtime.GOMAXPROCS(0) == 1 {
 		for host, lr := range sr.later {
@@ -163,6 +241,17 @@ func (sr *stepResults) settle() {
 		settleParallel(sr.values, sr.later, sr.laterType)
 	}
 	sr.later = nil
+	if sr.nkinds > 0 {
+		names := r.inv.Load().names
+		for i, k := range sr.kinds {
+			if k != 0 {
+				sr.values[names[i]] = laterResult{kind: k - 1}.value(sr.laterType, names[i])
+				sr.kinds[i] = 0
+			}
+		}
+		sr.nkinds = 0
+	}
+	r.grown(len(sr.values))
 }
 
 // parallelSettle is the fewest later results settle makes on every core:
@@ -213,7 +302,7 @@ func (r *Results) Get(step, host string) (cty.Value, bool) {
 	}
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
-	sr.settle()
+	sr.settle(r)
 	v, ok := sr.values[host]
 	return v, ok
 }
@@ -230,9 +319,9 @@ func (r *Results) own(step, host string, ty cty.Type) cty.Value {
 	ok := false
 	if sr := r.lookup(step); sr != nil {
 		sr.mu.Lock()
-		own, ok = sr.settleHost(host)
+		own, ok = sr.settleHost(r, host)
 		if !ok && sr.shared {
-			own, ok = sr.settleHost(sr.sharedHost)
+			own, ok = sr.settleHost(r, sr.sharedHost)
 		}
 		sr.mu.Unlock()
 	}
@@ -244,11 +333,11 @@ func (r *Results) own(step, host string, ty cty.Type) cty.Value {
 
 // settleHost returns host's own result of the step, making it if it was
 // recorded by kind. The caller holds sr.mu.
-func (sr *stepResults) settleHost(host string) (cty.Value, bool) {
+func (sr *stepResults) settleHost(r *Results, host string) (cty.Value, bool) {
 	if v, ok := sr.values[host]; ok {
 		return v, true
 	}
-	lr, ok := sr.later[host]
+	lr, ok := sr.laterOf(r, host)
 	if !ok {
 		return cty.NilVal, false
 	}
@@ -257,7 +346,7 @@ func (sr *stepResults) settleHost(host string) (cty.Value, bool) {
 		sr.values = map[string]cty.Value{}
 	}
 	sr.values[host] = v
-	delete(sr.later, host)
+	sr.dropLater(r, host)
 	return v, true
 }
 
@@ -267,7 +356,7 @@ func (sr *stepResults) settleHost(host string) (cty.Value, bool) {
 func (r *Results) ownAt(step, host string, ty cty.Type, rest hcl.Traversal) (cty.Value, bool) {
 	if sr := r.lookup(step); sr != nil {
 		sr.mu.Lock()
-		lr, later := sr.later[host]
+		lr, later := sr.laterOf(r, host)
 		lty := sr.laterType
 		sr.mu.Unlock()
 		if later {
@@ -291,7 +380,7 @@ func (r *Results) perHost(step string, ty cty.Type) cty.Value {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	if !sr.perHostCached {
-		sr.settle()
+		sr.settle(r)
 		if len(sr.values) == 0 {
 			sr.perHost = cty.MapValEmpty(ty)
 		} else {

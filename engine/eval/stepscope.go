@@ -81,6 +81,9 @@ type StepScope struct {
 // starts: the per_host.* values are taken then.
 func (s *Scope) Step(results *Results, refs Refs, each cty.Value) *StepScope {
 	ss := &StepScope{scope: s, results: results}
+	if results != nil {
+		results.indexed(s)
+	}
 	vars := map[string]cty.Value{}
 	if each != cty.NilVal {
 		vars["each"] = each
