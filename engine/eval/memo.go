@@ -226,10 +226,13 @@ type Memo[V any] struct {
 	trs   []hcl.Traversal
 	parts []*hostParts // per trs[i] of host.*, or nil
 
-	off          atomic.Bool // too few hits to pay for the keys
-	mu           sync.Mutex
-	vals         map[string]V
-	lookups, hit int
+	off  atomic.Bool // too few hits to pay for the keys
+	mu   sync.Mutex
+	vals map[string]V
+	// snap is a copy of vals while it holds at most maxSnap values, never
+	// written once stored: a hit in it takes no lock.
+	snap         atomic.Pointer[map[string]V]
+	lookups, hit atomic.Int64
 
 	// byID: the only input that differs between the step's hosts is one
 	// traversal of host.*, whose run table gives each inventory host the
@@ -340,14 +343,21 @@ func (m *Memo[V]) Do(host string, eval func() (V, bool)) V {
 		v, _ := eval()
 		return v
 	}
+	lookups := m.lookups.Add(1)
+	if snap := m.snap.Load(); snap != nil {
+		if v, hit := (*snap)[string(key)]; hit {
+			m.hit.Add(1)
+			return v
+		}
+	}
 	m.mu.Lock()
 	v, hit := m.vals[string(key)]
-	m.lookups++
 	if hit {
-		m.hit++
-	} else if m.lookups >= memoTrial && m.hit*memoMinHits < m.lookups {
+		m.hit.Add(1)
+	} else if lookups >= memoTrial && m.hit.Load()*memoMinHits < lookups {
 		m.off.Store(true)
 		m.vals = nil
+		m.snap.Store(nil)
 	}
 	m.mu.Unlock()
 	if hit {
@@ -363,10 +373,22 @@ func (m *Memo[V]) Do(host string, eval func() (V, bool)) V {
 			m.vals = map[string]V{}
 		}
 		m.vals[string(key)] = v
+		if len(m.vals) <= maxSnap {
+			snap := make(map[string]V, len(m.vals))
+			for k, sv := range m.vals {
+				snap[k] = sv
+			}
+			m.snap.Store(&snap)
+		}
 	}
 	m.mu.Unlock()
 	return v
 }
+
+// maxSnap bounds the values a Memo copies into its lock-free snapshot
+// (each new value copies them all); beyond it, the rest are looked up
+// under the lock.
+const maxSnap = 64
 
 // hostParts is what one traversal of host.* spells in a key on each
 // inventory host, made once per run for every host at its first use (the
