@@ -94,9 +94,18 @@ func planFailed(s *program.Step, host string, a event.PlanAction, summary string
 	return p
 }
 
-func (r *Runner) dependsOnDirty(s *program.Step) bool {
+// dependsOnDirtySince reports whether a step s depends on is planned to
+// change or unknown, with clean the number of dirty steps when s was last
+// found clean (-1: never): steps only become dirty,
+// so while that number is the same the answer is still false, without
+// walking s's dependencies. It returns the number the answer was found at.
+func (r *Runner) dependsOnDirtySince(s *program.Step, clean int) (bool, int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	n := len(r.dirty)
+	if n == clean {
+		return false, n
+	}
 	var walk func(names []string) bool
 	seen := map[string]bool{}
 	walk = func(names []string) bool {
@@ -114,7 +123,7 @@ func (r *Runner) dependsOnDirty(s *program.Step) bool {
 		}
 		return false
 	}
-	return walk(s.Deps)
+	return walk(s.Deps), n
 }
 
 // probe plans one step on one host and returns the plan and the result

@@ -49,6 +49,9 @@ type stepEval struct {
 	args     stepArgs
 
 	dirty atomic.Bool // a dependency is planned to change (plan; once true, stays)
+	// cleanAt is how many steps were dirty when the step was last found
+	// not to depend on one (-1: not asked yet).
+	cleanAt atomic.Int64
 }
 
 // stepEval returns the evaluator of step s, making it when the step's
@@ -63,6 +66,7 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	// Plan too has real per-host results: read-only steps run for real,
 	// the others leave unknown or partly known results.
 	se := &stepEval{s: s, scope: r.scope.Step(r.results, eval.RefsOf(program.References(s.Step, s.Module)), s.Each)}
+	se.cleanAt.Store(-1)
 	if s.When != nil {
 		refs := s.When.Variables()
 		if se.whenPerHost = eval.RefsOf(refs).VaryByHost(); se.whenPerHost {
@@ -195,9 +199,11 @@ func (se *stepEval) dependsOnDirty(r *Runner) bool {
 	if se.dirty.Load() {
 		return true
 	}
-	if r.dependsOnDirty(se.s) {
+	dirty, n := r.dependsOnDirtySince(se.s, int(se.cleanAt.Load()))
+	if dirty {
 		se.dirty.Store(true)
 		return true
 	}
+	se.cleanAt.Store(int64(n))
 	return false
 }
