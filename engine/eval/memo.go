@@ -318,8 +318,10 @@ func (m *Memo[V]) doByID(host string, eval func() (V, bool)) (V, bool) {
 		return *p, true
 	}
 	v, keep := eval()
-	if keep {
-		m.slots[id].CompareAndSwap(nil, &v)
+	if keep && !m.slots[id].CompareAndSwap(nil, &v) {
+		// Another host with the same input stored first: share its
+		// value, as a later host does.
+		v = *m.slots[id].Load()
 	}
 	return v, true
 }
@@ -368,6 +370,12 @@ func (m *Memo[V]) Do(host string, eval func() (V, bool)) V {
 		return v
 	}
 	m.mu.Lock()
+	if first, stored := m.vals[string(key)]; stored {
+		// Another host with the same input stored first: share its
+		// value, as a later host does.
+		m.mu.Unlock()
+		return first
+	}
 	if !m.off.Load() && len(m.vals) < MaxMemo {
 		if m.vals == nil {
 			m.vals = map[string]V{}
