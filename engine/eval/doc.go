@@ -16,10 +16,21 @@
 // per distinct input rather than once per host; ExprMemo does the same for
 // each operand of an operation. Both rely on every library
 // function being pure (functions_test.go lists them).
+// A Memo whose one per-host input is a host.* traversal keeps its values
+// by the id the run's table of that traversal gives each inventory host
+// (hostParts), read without a lock or a key.
 // FastTemplate renders a string template's plain parts without cty's
-// 512-bit number formatting, with the same result. Results records a
-// skipped or planned result (or one made by a function) by kind and makes
-// its value only when an expression first reads that step.
+// 512-bit number formatting, with the same result. StepScope.Compile
+// gives the commonest per-host shapes (a template of literals and
+// interpolations, a traversal of host.* or step.*) a compiled form that
+// evaluates on a host without its context, from the run's table of each
+// host.* traversal (hostTable); it gives a value only where hcl would give
+// exactly that value and no diagnostic, and otherwise tells the caller to
+// evaluate with hcl. Results records a skipped or planned result (or one
+// made by a function) by kind, an inventory host's as a byte in its
+// step's table, and makes its value only when an expression first reads
+// that step; each step's results have their own lock. True reads a known
+// bool without cty's Equals.
 //
 // It does not run anything and does not decide step order (engine/program).
 // During plan, results of steps are unknown values of the right type, so
