@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -174,8 +175,9 @@ func oneLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = strings.TrimSpace(s[:i]) + " ..."
 	}
-	if r := []rune(s); len(r) > 100 {
-		s = string(r[:97]) + "..."
+	// Counted before converting: the runes are needed only to cut.
+	if utf8.RuneCountInString(s) > 100 {
+		s = string([]rune(s)[:97]) + "..."
 	}
 	return s
 }
