@@ -101,7 +101,10 @@ func checkMemoSeed(t *testing.T, seed uint64) (int, int) {
 		// The shapes the compiled form takes: templates of literals,
 		// host.*, step.* and shared names; plain traversals.
 		`"echo ${host.name} ${host.vars.idx}"`, `"${step.prev.stdout}/${var.x}-${local.n}"`, `"${host.vars.flag}${step.prev.rc}"`,
-		"host.vars.idx", `"x${host.groups[0]}${step.prev.changed}${upper(var.x)}"`, `"${host.vars}"`}
+		"host.vars.idx", `"x${host.groups[0]}${step.prev.changed}${upper(var.x)}"`, `"${host.vars}"`,
+		// Operations over operations of host.* alone (the scale
+		// runbook's when): what each operand gives must stay apart.
+		`host.vars.rack != "r0" && contains(host.groups, "g2") == false`, `(host.vars.rack == "r1") == (host.vars.idx == 2)`}
 	for i := range 6 + len(fixed) {
 		src := memoExpr(rng, 3)
 		if i < len(fixed) {
