@@ -37,6 +37,9 @@ type splitTyped struct {
 type typedField struct {
 	attr  string
 	index int
+	// str: the field is a string (or ptr a *string), which a known,
+	// unmarked, non-null cty string sets directly, as gocty sets it.
+	str, ptr bool
 }
 
 // newSplitTyped prepares the typed decoding of m's arguments for a step
@@ -65,7 +68,14 @@ func newSplitTyped(m module.Module, hostAttrs []string) *splitTyped {
 		if !ok {
 			return nil
 		}
-		st2.fields = append(st2.fields, typedField{attr: attr, index: i})
+		f := typedField{attr: attr, index: i}
+		switch ft := st.Field(i).Type; {
+		case ft.Kind() == reflect.String:
+			f.str = true
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.String:
+			f.str, f.ptr = true, true
+		}
+		st2.fields = append(st2.fields, f)
 	}
 	return st2
 }
@@ -79,8 +89,20 @@ func (st *splitTyped) decode(args cty.Value) (any, error) {
 		decoded := true
 		for _, f := range st.fields {
 			fv := out.Elem().Field(f.index)
+			v := args.GetAttr(f.attr)
+			if f.str && v.Type() == cty.String && v.IsKnown() && !v.IsNull() && !v.IsMarked() {
+				// What gocty does with it, without its reflection walk.
+				if f.ptr {
+					p := reflect.New(fv.Type().Elem())
+					p.Elem().SetString(v.AsString())
+					fv.Set(p)
+				} else {
+					fv.SetString(v.AsString())
+				}
+				continue
+			}
 			fv.Set(reflect.Zero(fv.Type()))
-			if err := gocty.FromCtyValue(args.GetAttr(f.attr), fv.Addr().Interface()); err != nil {
+			if err := gocty.FromCtyValue(v, fv.Addr().Interface()); err != nil {
 				decoded = false
 				break
 			}
