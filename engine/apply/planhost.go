@@ -21,7 +21,7 @@ import (
 func (r *Runner) planHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
 	p, res := r.probe(ctx, s, m, host)
 	switch {
-	case res != cty.NilVal && !res.IsKnown() && res.RawEquals(cty.UnknownVal(s.ResultType)):
+	case res != cty.NilVal && !res.IsKnown() && (res.RawEquals(unknownResult) || res.RawEquals(cty.UnknownVal(s.ResultType))):
 		// The result of most host-steps downstream of a change.
 		r.results.SetUnknown(s.Name, host, s.ResultType)
 	case res != cty.NilVal:
@@ -126,13 +126,22 @@ func (r *Runner) dependsOnDirtySince(s *program.Step, clean int) (bool, int) {
 	return walk(s.Deps), n
 }
 
+// unknownResult stands, in what probe returns, for the wholly unknown
+// result of the step (cty.UnknownVal of its result type), which planHost
+// records by kind. Telling it apart costs a comparison with
+// DynamicPseudoType rather than one of the result's object type, which
+// walks its attributes (2.5 % of a plan's CPU). No step result is ever
+// DynamicVal: results are objects.
+var unknownResult = cty.DynamicVal
+
 // probe plans one step on one host and returns the plan and the result
 // later steps see, or cty.NilVal when that result is the one the plan's
 // action implies: eval.SkippedResult for a skip, eval.PlannedResult for a
-// change or no change a module planned. planHost records those by kind,
-// and the value is made only if a later step reads it.
+// change or no change a module planned, or unknownResult for a wholly
+// unknown one. planHost records those by kind, and the value is made
+// only if a later step reads it.
 func (r *Runner) probe(ctx context.Context, s *program.Step, m program.Meta, host string) (event.PlannedHost, cty.Value) {
-	unknown := cty.UnknownVal(s.ResultType)
+	unknown := unknownResult
 	se := r.stepEval(s)
 	hc := se.on(host)
 	if s.When != nil {
@@ -231,7 +240,7 @@ func (r *Runner) probeForReal(ctx context.Context, s *program.Step, m program.Me
 	}
 	switch o.status {
 	case event.Unreachable:
-		return planFailed(s, host, event.PlanUnreachable, o.message, o.resp.Diagnostics), cty.UnknownVal(s.ResultType)
+		return planFailed(s, host, event.PlanUnreachable, o.message, o.resp.Diagnostics), unknownResult
 	case event.Failed:
 		msg := o.message
 		if msg == "" {
@@ -251,7 +260,7 @@ func (r *Runner) probeForReal(ctx context.Context, s *program.Step, m program.Me
 
 // askPlanner asks a module that may change the host what it would do.
 func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta, mod module.Planner, sa stepArgs, host string) (event.PlannedHost, cty.Value) {
-	unknown := cty.UnknownVal(s.ResultType)
+	unknown := unknownResult
 	h := r.hostFor(s, m, host)
 	pctx := ctx
 	if timeout, _ := r.timeoutFor(m); timeout > 0 {
@@ -284,15 +293,15 @@ func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta
 	for _, c := range resp.Changes {
 		p.Changes = append(p.Changes, event.Change(c))
 	}
-	return p, plannedResult(s.ResultType, action)
+	return p, plannedResult(action)
 }
 
 // plannedResult is the result later steps see of a step a module planned
 // with action a: cty.NilVal (eval.PlannedResult, made when read) for a
-// change or no change, unknown otherwise.
-func plannedResult(ty cty.Type, a event.PlanAction) cty.Value {
+// change or no change, unknownResult otherwise.
+func plannedResult(a event.PlanAction) cty.Value {
 	if a != event.PlanNoChange && a != event.PlanChange {
-		return cty.UnknownVal(ty)
+		return unknownResult
 	}
 	return cty.NilVal
 }
