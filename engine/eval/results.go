@@ -65,7 +65,8 @@ type stepResults struct {
 	// and then moves to values. Most steps' results are never read, and a
 	// result object costs more than the rest of a planned host-step.
 	later map[string]laterResult
-	// kinds holds the records by kind (but laterMade) of the inventory's
+	// kinds holds the records by kind alone (not laterMade or
+	// laterApplied, which carry what they are made of) of the inventory's
 	// hosts, by host index: the kind plus one, 0 for none. nkinds counts
 	// the hosts it holds. A host is in values, later or kinds, never in
 	// two.
@@ -197,7 +198,7 @@ func (r *Results) setLater(step, host string, ty cty.Type, l laterResult) {
 	if ty != cty.NilType && sr.laterType == cty.NilType {
 		sr.laterType = ty
 	}
-	if i, inv := r.idx(host); i >= 0 && l.kind != laterMade {
+	if i, inv := r.idx(host); i >= 0 && l.make == nil && l.applied == nil {
 		if sr.kinds == nil {
 			sr.kinds = make([]laterKind, len(inv.names))
 		}
@@ -227,29 +228,38 @@ func (r *Results) setLater(step, host string, ty cty.Type, l laterResult) {
 // settle makes the values of the step's later results and moves them to
 // values. The caller holds sr.mu.
 func (sr *stepResults) settle(r *Results) {
-	if len(sr.later) == 0 && sr.nkinds == 0 {
+	n := len(sr.later) + sr.nkinds
+	if n == 0 {
 		return
 	}
 	if sr.values == nil {
-		sr.values = make(map[string]cty.Value, len(sr.later)+sr.nkinds)
+		sr.values = make(map[string]cty.Value, n)
 	}
-	if len(sr.later) < parallelSettle || runtime.GOMAXPROCS(0) == 1 {
-		for host, lr := range sr.later {
-			sr.values[host] = lr.value(sr.laterType, host)
-		}
-	} else {
-		settleParallel(sr.values, sr.later, sr.laterType)
+	hosts := make([]string, 0, n)
+	records := make([]laterResult, 0, n)
+	for host, lr := range sr.later {
+		hosts, records = append(hosts, host), append(records, lr)
 	}
-	sr.later = nil
 	if sr.nkinds > 0 {
 		names := r.inv.Load().names
 		for i, k := range sr.kinds {
 			if k != 0 {
-				sr.values[names[i]] = laterResult{kind: k - 1}.value(sr.laterType, names[i])
+				hosts, records = append(hosts, names[i]), append(records, laterResult{kind: k - 1})
 				sr.kinds[i] = 0
 			}
 		}
-		sr.nkinds = 0
+	}
+	sr.later, sr.nkinds = nil, 0
+	vals := make([]cty.Value, len(hosts))
+	if len(hosts) < parallelSettle || runtime.GOMAXPROCS(0) == 1 {
+		for i, h := range hosts {
+			vals[i] = records[i].value(sr.laterType, h)
+		}
+	} else {
+		settleParallel(vals, hosts, records, sr.laterType)
+	}
+	for i, h := range hosts {
+		sr.values[h] = vals[i]
 	}
 	r.grown(len(sr.values))
 }
@@ -259,15 +269,10 @@ func (sr *stepResults) settle(r *Results) {
 // once, while the run waits for it (1,000 objects: milliseconds).
 const parallelSettle = 256
 
-// settleParallel makes the values of l into m, GOMAXPROCS goroutines each
-// making a share (a result's value is made from the record alone, so they
-// can be made in any order).
-func settleParallel(m map[string]cty.Value, l map[string]laterResult, ty cty.Type) {
-	hosts := make([]string, 0, len(l))
-	for h := range l {
-		hosts = append(hosts, h)
-	}
-	vals := make([]cty.Value, len(hosts))
+// settleParallel makes vals[i], the value of records[i] on hosts[i],
+// GOMAXPROCS goroutines each making a share (a result's value is made from
+// the record alone, so they can be made in any order).
+func settleParallel(vals []cty.Value, hosts []string, records []laterResult, ty cty.Type) {
 	workers := min(runtime.GOMAXPROCS(0), len(hosts))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -276,14 +281,11 @@ func settleParallel(m map[string]cty.Value, l map[string]laterResult, ty cty.Typ
 		go func() {
 			defer wg.Done()
 			for i := lo; i < hi; i++ {
-				vals[i] = l[hosts[i]].value(ty, hosts[i])
+				vals[i] = records[i].value(ty, hosts[i])
 			}
 		}()
 	}
 	wg.Wait()
-	for i, h := range hosts {
-		m[h] = vals[i]
-	}
 }
 
 // Share makes host's result of a run_once step every host's result.

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -28,7 +29,8 @@ func TestIndexedResultsMatchMaps(t *testing.T) {
 		for op := range 60 {
 			step := []string{"x", "y"}[rng.IntN(2)]
 			host := hosts[rng.IntN(len(hosts))]
-			k, share := rng.IntN(7), rng.IntN(4) == 0
+			k, share := rng.IntN(8), rng.IntN(4) == 0
+			applied := &Applied{Changed: rng.IntN(2) == 0, RC: rng.IntN(3), Stdout: []string{"", "ok"}[rng.IntN(2)]}
 			for _, r := range []*Results{indexed, plain} {
 				switch k {
 				case 0:
@@ -47,6 +49,8 @@ func TestIndexedResultsMatchMaps(t *testing.T) {
 					if share {
 						r.Share(step, host)
 					}
+				case 7:
+					r.SetApplied(step, host, ty, applied)
 				}
 			}
 			read := hosts[rng.IntN(len(hosts))]
@@ -74,5 +78,37 @@ func TestIndexedResultsMatchMaps(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// With more records than parallelSettle, an indexed store makes a step's
+// results on every core, table and map records alike, and gives the map
+// store's per_host map.
+func TestIndexedResultsSettleManyHosts(t *testing.T) {
+	ty := ResultType(cty.EmptyObject)
+	n := 3 * parallelSettle
+	infos := make([]HostInfo, n)
+	for i := range infos {
+		infos[i] = HostInfo{Name: fmt.Sprintf("h%04d", i)}
+	}
+	s := NewScope(nil, infos, nil, "", map[string]cty.Type{"x": ty})
+	indexed, plain := NewResults(), NewResults()
+	indexed.indexed(s)
+	for i, h := range infos {
+		for _, r := range []*Results{indexed, plain} {
+			switch i % 4 {
+			case 0:
+				r.SetPlanned("x", h.Name, ty, i%8 == 0)
+			case 1:
+				r.SetSkipped("x", h.Name, ty)
+			case 2:
+				r.SetApplied("x", h.Name, ty, &Applied{RC: i % 3, Stdout: h.Name})
+			case 3:
+				r.SetUnknown("x", h.Name, ty)
+			}
+		}
+	}
+	if g, p := indexed.perHost("x", ty), plain.perHost("x", ty); !g.RawEquals(p) {
+		t.Fatalf("per_host of %d hosts differs from the map store's", n)
 	}
 }
