@@ -89,7 +89,7 @@ func (c *Conn) connect(ctx context.Context) (*ssh.Client, error) {
 		c.dialErr = unreachable(err)
 		return nil, c.dialErr
 	}
-	cl, err := c.pool.dial(ctx, t)
+	cl, ew, err := c.pool.dial(ctx, t)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, err // cancelled: the next caller may try again
@@ -98,13 +98,14 @@ func (c *Conn) connect(ctx context.Context) (*ssh.Client, error) {
 		return nil, c.dialErr
 	}
 	c.client = cl
-	go c.watch(cl, t)
+	ew.onEnd(func() { c.ended(cl, t) })
 	c.keepalive(cl, t)
 	return cl, nil
 }
 
-// watch marks the connection dead when it ends, for whatever reason.
-func (c *Conn) watch(cl *ssh.Client, t Target) {
+// ended marks the connection dead once it has ended, for whatever reason
+// (endWatch calls it; no goroutine waits for it meanwhile).
+func (c *Conn) ended(cl *ssh.Client, t Target) {
 	err := cl.Wait()
 	c.mu.Lock()
 	cause := c.keepErr

@@ -47,13 +47,14 @@ func parseJump(spec string) ([]Target, error) {
 	return hops, nil
 }
 
-// dial connects to t, through its jump hosts if any.
-func (p *Pool) dial(ctx context.Context, t Target) (*ssh.Client, error) {
+// dial connects to t, through its jump hosts if any. The endWatch is the
+// client's own connection (to t, not to a jump host).
+func (p *Pool) dial(ctx context.Context, t Target) (*ssh.Client, *endWatch, error) {
 	var via *ssh.Client
 	if t.ProxyJump != "" {
 		hops, err := parseJump(t.ProxyJump)
 		if err != nil {
-			return nil, unreachablef("%s: %w", t.display(), err)
+			return nil, nil, unreachablef("%s: %w", t.display(), err)
 		}
 		chain := ""
 		for _, hop := range hops {
@@ -61,11 +62,11 @@ func (p *Pool) dial(ctx context.Context, t Target) (*ssh.Client, error) {
 			// ProxyJump is ignored (the chain is explicit).
 			r, err := p.resolveHop(hop, t)
 			if err != nil {
-				return nil, unreachable(err)
+				return nil, nil, unreachable(err)
 			}
 			chain += ">" + r.User + "@" + hostPort(r.Address, r.Port)
 			if via, err = p.jump(ctx, chain, r, via); err != nil {
-				return nil, unreachablef("jump host %s for %s: %w", r.display(), t.display(), err)
+				return nil, nil, unreachablef("jump host %s for %s: %w", r.display(), t.display(), err)
 			}
 		}
 	}
@@ -111,7 +112,7 @@ func (p *Pool) jump(ctx context.Context, chain string, hop Target, via *ssh.Clie
 	}
 	p.mu.Unlock()
 	if owner {
-		j.client, j.err = p.dialVia(ctx, hop, via)
+		j.client, _, j.err = p.dialVia(ctx, hop, via)
 		if j.err != nil && ctx.Err() != nil {
 			p.mu.Lock()
 			delete(p.jumps, chain) // cancelled, not failed: let another caller retry
@@ -128,8 +129,9 @@ func (p *Pool) jump(ctx context.Context, chain string, hop Target, via *ssh.Clie
 }
 
 // dialVia opens the TCP connection (directly or through via) and runs the
-// SSH handshake, all within t.ConnectTimeout.
-func (p *Pool) dialVia(ctx context.Context, t Target, via *ssh.Client) (*ssh.Client, error) {
+// SSH handshake, all within t.ConnectTimeout. The client runs over the
+// returned endWatch.
+func (p *Pool) dialVia(ctx context.Context, t Target, via *ssh.Client) (*ssh.Client, *endWatch, error) {
 	addr := hostPort(t.Address, t.Port)
 	ctx, cancel := context.WithTimeout(ctx, t.ConnectTimeout)
 	defer cancel()
@@ -139,7 +141,7 @@ func (p *Pool) dialVia(ctx context.Context, t Target, via *ssh.Client) (*ssh.Cli
 	)
 	switch {
 	case t.ProxyCommand != "" && via != nil:
-		return nil, unreachablef("%s: a ProxyCommand on a jump host after the first is not supported", t.display())
+		return nil, nil, unreachablef("%s: a ProxyCommand on a jump host after the first is not supported", t.display())
 	case t.ProxyCommand != "":
 		nc, err = dialProxyCommand(ctx, t, p.opts.Env)
 	case via == nil:
@@ -149,8 +151,10 @@ func (p *Pool) dialVia(ctx context.Context, t Target, via *ssh.Client) (*ssh.Cli
 		nc, err = via.DialContext(ctx, "tcp", addr)
 	}
 	if err != nil {
-		return nil, unreachablef("connect to %s: %w", t.display(), err)
+		return nil, nil, unreachablef("connect to %s: %w", t.display(), err)
 	}
+	ew := watchEnd(nc)
+	nc = ew
 	a := p.authFor(t)
 	defer a.closer()
 	var hostKeyErr error
@@ -184,19 +188,19 @@ func (p *Pool) dialVia(ctx context.Context, t Target, via *ssh.Client) (*ssh.Cli
 		nc.Close()
 		<-done
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, unreachablef("connect to %s: SSH handshake timed out after %s", t.display(), t.ConnectTimeout)
+			return nil, nil, unreachablef("connect to %s: SSH handshake timed out after %s", t.display(), t.ConnectTimeout)
 		}
-		return nil, context.Cause(ctx)
+		return nil, nil, context.Cause(ctx)
 	}
 	if r.err != nil {
 		nc.Close()
 		switch {
 		case hostKeyErr != nil:
-			return nil, unreachable(hostKeyErr)
+			return nil, nil, unreachable(hostKeyErr)
 		case strings.Contains(r.err.Error(), "unable to authenticate"):
-			return nil, unreachable(authError(t, r.err, a))
+			return nil, nil, unreachable(authError(t, r.err, a))
 		}
-		return nil, unreachablef("connect to %s: %w", t.display(), r.err)
+		return nil, nil, unreachablef("connect to %s: %w", t.display(), r.err)
 	}
-	return r.c, nil
+	return r.c, ew, nil
 }

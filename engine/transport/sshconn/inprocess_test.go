@@ -102,6 +102,26 @@ func TestDroppedMidCommandIsUnreachable(t *testing.T) {
 	}
 }
 
+// The connection's end is noticed without a goroutine waiting for it
+// (endWatch): once the server has dropped the connection, the host is
+// dead, and every later Run says why at once instead of trying to open a
+// session on a closed connection.
+func TestDroppedConnectionMarksHostDead(t *testing.T) {
+	s := sshtest.NewServer(t, nil)
+	s.DropAfter(1)
+	h := newPool(t, sshconn.Options{}).Host(fakeTarget(t, "n1", s))
+	run(t, h, "true")
+	if _, err := h.Run(context.Background(), "true", nil, nil, nil); !module.IsUnreachable(err) {
+		t.Fatalf("err = %v, want unreachable", err)
+	}
+	for range 3 {
+		_, err := h.Run(context.Background(), "true", nil, nil, nil)
+		if !module.IsUnreachable(err) || !strings.Contains(err.Error(), "connection to") || !strings.Contains(err.Error(), "lost") {
+			t.Fatalf("later Run: %v, want the connection's loss", err)
+		}
+	}
+}
+
 func TestMaxSessionsBoundsConcurrency(t *testing.T) {
 	var cur, peak atomic.Int32
 	release := make(chan struct{})
