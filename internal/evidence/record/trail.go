@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // compressEvents replaces events.jsonl with events.jsonl.gz, through a
@@ -25,7 +27,11 @@ func compressEvents(dir string) error {
 		return fmt.Errorf("compress %s: %w", eventsFile, err)
 	}
 	tmp := f.Name()
-	zw, _ := gzip.NewWriterLevel(f, gzip.DefaultCompression) // a valid level never fails
+	// klauspost/compress's gzip writes the same format as compress/gzip
+	// (the readers use the standard library's) at the same default level,
+	// in a quarter of the CPU time: on a 4.5 MB trail of a 200-node verify
+	// 19 ms against 66 ms, 184 KB against 188 KB (docs/performance.md).
+	zw, _ := kgzip.NewWriterLevel(f, kgzip.DefaultCompression) // a valid level never fails
 	_, err = io.Copy(zw, in)
 	if cerr := zw.Close(); err == nil {
 		err = cerr
