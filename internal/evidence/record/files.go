@@ -1,12 +1,11 @@
 package record
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"github.com/provadev/prova/engine/event"
 	"os"
 	"path/filepath"
+
+	"github.com/provadev/prova/engine/event"
 )
 
 // snapshot encodes the record as it stands.
@@ -30,16 +29,15 @@ func (b *builder) encode() ([]byte, error) {
 	if rec.Tallies == nil {
 		rec.Tallies = map[string]event.Tally{}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
 	// No indentation: at 1,000 nodes it was a third of run.json (jq .
-	// run.json prints it indented).
-	if err := enc.Encode(rec); err != nil {
+	// run.json prints it indented). The bytes are encoding/json's
+	// (appendRunJSON says how and why not through it).
+	out, err := appendRunJSON(nil, &rec)
+	if err != nil {
 		// Results come from JSON, so this should not happen; keep the error.
 		return nil, fmt.Errorf("encode %s: %w", runFile, err)
 	}
-	return buf.Bytes(), nil
+	return out, nil
 }
 
 // writeAtomic replaces dir/name with data through a temporary file, so a

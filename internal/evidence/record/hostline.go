@@ -1,7 +1,7 @@
 package record
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/provadev/prova/internal/evidence/wire"
@@ -30,6 +30,37 @@ func appendHostLine(b []byte, l *hostLine) ([]byte, bool) {
 	str("time", l.Time)
 	str("step", l.Step)
 	str("host", l.Host)
+	b, ok := appendHostResultMembers(b, &l.HostResult)
+	if !ok {
+		return b, false
+	}
+	return append(b, '}', '\n'), true
+}
+
+// appendHostResult appends hr as encoding/json encodes a HostResult (in
+// run.json's steps); false as for appendHostLine.
+func appendHostResult(b []byte, hr *HostResult) ([]byte, bool) {
+	b = append(b, '{')
+	mark := len(b)
+	b, ok := appendHostResultMembers(b, hr)
+	if !ok {
+		return b, false
+	}
+	b = append(b[:mark], b[mark+1:]...) // the first member's comma
+	return append(b, '}'), true
+}
+
+// appendHostResultMembers appends hr's members, each after a comma.
+func appendHostResultMembers(b []byte, l *HostResult) ([]byte, bool) {
+	if len(l.Checks) > 0 || len(l.Diagnostics) > 0 {
+		return b, false
+	}
+	str := func(k, v string) {
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = wire.AppendString(b, v)
+	}
 	str("status", string(l.Status))
 	if l.Message != "" {
 		str("message", l.Message)
@@ -70,7 +101,7 @@ func appendHostLine(b []byte, l *hostLine) ([]byte, bool) {
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}', '\n'), true
+	return b, true
 }
 
 // appendPlainJSON appends v, of the shapes encoding/json decodes into
@@ -105,11 +136,12 @@ func appendPlainJSON(b []byte, v any) ([]byte, bool) {
 		if x == nil {
 			return append(b, "null"...), true
 		}
-		keys := make([]string, 0, len(x))
+		var small [8]string // most results have a few members: no allocation
+		keys := small[:0]
 		for k := range x {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		slices.Sort(keys) // as encoding/json orders a map's keys
 		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {

@@ -1,0 +1,155 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/evidence/wire"
+)
+
+// run.json is the record as encoding/json encodes Record (HTML escaping
+// off, no indentation). Its steps' host results are most of it, and
+// encoding them by reflection (sorting each step's hosts, every result
+// map through reflect) was most of the record's cost at Close in the
+// fan-out profile. appendRunJSON writes the same bytes with the steps
+// encoded by hand (appendHostResult, as for the lines of events.jsonl)
+// and every other member by encoding/json: the members before "steps"
+// as recordHead, those after it as recordTail. TestRunJSONIsEncodingJSON
+// compares the two encodings, and TestRecordHeadAndTailCoverRecord fails
+// when Record gains a member these two do not carry.
+
+// recordHead is Record's members before Steps, in order, tags as there.
+type recordHead struct {
+	Version   int                    `json:"version"`
+	Meta      Meta                   `json:"meta"`
+	Status    string                 `json:"status"`
+	Finished  time.Time              `json:"finished,omitzero"`
+	DurationS float64                `json:"duration_s,omitempty"`
+	Aborted   *Abort                 `json:"aborted,omitempty"`
+	Tallies   map[string]event.Tally `json:"tallies"`
+}
+
+// recordTail is Record's members after Steps.
+type recordTail struct {
+	Assertions       []Assertion     `json:"assertions"`
+	Dropped          []Dropped       `json:"dropped,omitempty"`
+	Warnings         []event.Warning `json:"warnings,omitempty"`
+	PlannedSteps     []string        `json:"planned_steps,omitempty"`
+	Incomplete       bool            `json:"incomplete,omitempty"`
+	IncompleteReason string          `json:"incomplete_reason,omitempty"`
+}
+
+// appendRunJSON appends rec's run.json, with its final newline.
+func appendRunJSON(b []byte, rec *Record) ([]byte, error) {
+	head, err := plainJSON(recordHead{Version: rec.Version, Meta: rec.Meta, Status: rec.Status,
+		Finished: rec.Finished, DurationS: rec.DurationS, Aborted: rec.Aborted, Tallies: rec.Tallies})
+	if err != nil {
+		return b, err
+	}
+	tail, err := plainJSON(recordTail{Assertions: rec.Assertions, Dropped: rec.Dropped, Warnings: rec.Warnings,
+		PlannedSteps: rec.PlannedSteps, Incomplete: rec.Incomplete, IncompleteReason: rec.IncompleteReason})
+	if err != nil {
+		return b, err
+	}
+	// Both are objects with at least one member ("version", "assertions").
+	b = append(b, head[:len(head)-1]...)
+	b = append(b, `,"steps":`...)
+	if b, err = appendSteps(b, rec.Steps); err != nil {
+		return b, err
+	}
+	b = append(b, ',')
+	b = append(b, tail[1:]...)
+	return append(b, '\n'), nil
+}
+
+// plainJSON is v as encoding/json encodes it with HTML escaping off,
+// without the encoder's newline.
+func plainJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+func appendSteps(b []byte, steps []Step) ([]byte, error) {
+	if steps == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	var keys []string
+	for i := range steps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		st := &steps[i]
+		b = append(b, `{"step":`...)
+		b = wire.AppendString(b, st.Step)
+		if st.Module != "" {
+			b = append(b, `,"module":`...)
+			b = wire.AppendString(b, st.Module)
+		}
+		if st.Name != "" {
+			b = append(b, `,"name":`...)
+			b = wire.AppendString(b, st.Name)
+		}
+		if st.Finished {
+			b = append(b, `,"finished":true`...)
+		} else {
+			b = append(b, `,"finished":false`...)
+		}
+		if st.DurationS != 0 {
+			b = append(b, `,"duration_s":`...)
+			var ok bool
+			if b, ok = wire.AppendFloat(b, st.DurationS); !ok {
+				return b, fmt.Errorf("step %s: duration %v is not a JSON number", st.Step, st.DurationS)
+			}
+		}
+		b = append(b, `,"hosts":`...)
+		if st.Hosts == nil {
+			b = append(b, "null"...)
+		} else {
+			keys = keys[:0]
+			for k := range st.Hosts {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys) // as encoding/json orders a map's keys
+			b = append(b, '{')
+			for j, k := range keys {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = wire.AppendString(b, k)
+				b = append(b, ':')
+				hr := st.Hosts[k]
+				mark := len(b)
+				var ok bool
+				if b, ok = appendHostResult(b, &hr); !ok {
+					// checks, diagnostics, an unusual result: encoding/json.
+					js, err := plainJSON(hr)
+					if err != nil {
+						return b, err
+					}
+					b = append(b[:mark], js...)
+				}
+			}
+			b = append(b, '}')
+		}
+		if len(st.Plans) > 0 {
+			js, err := plainJSON(st.Plans)
+			if err != nil {
+				return b, err
+			}
+			b = append(b, `,"plans":`...)
+			b = append(b, js...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
