@@ -136,10 +136,17 @@ func (w *Writer) Observe(e event.Event) {
 		return
 	}
 	w.fold(e)
-	if b, err := wire.MarshalEvent(e, w.now(), w.red); err != nil {
+	// The line is encoded into the buffer writeHostLine uses too (w.mu
+	// is held).
+	if b, err := wire.AppendEvent(w.line[:0], e, w.now(), w.red); err != nil {
 		w.fail(err)
-	} else if _, err := w.events.Write(b); err != nil {
-		w.fail(fmt.Errorf("write %s: %w", eventsFile, err))
+	} else {
+		if cap(b) <= 64<<10 {
+			w.line = b // a rare huge line is not kept
+		}
+		if _, err := w.events.Write(b); err != nil {
+			w.fail(fmt.Errorf("write %s: %w", eventsFile, err))
+		}
 	}
 }
 

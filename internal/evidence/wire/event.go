@@ -18,11 +18,23 @@ import (
 // "diagnostics" array.
 // Every string, keys included, is redacted with r.
 func MarshalEvent(e event.Event, now time.Time, r *redact.Redactor) ([]byte, error) {
+	return AppendEvent(nil, e, now, r)
+}
+
+// AppendEvent appends MarshalEvent's line to b, for a caller that keeps
+// one buffer for every line it writes (the run record: a buffer per
+// event was most of its allocations per host-step). On error b is
+// returned as it was.
+func AppendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]byte, error) {
 	e = event.Value(e)
-	if b, ok := appendEvent(nil, e, now, r); ok {
-		return b, nil
+	if out, ok := appendEvent(b, e, now, r); ok {
+		return out, nil
 	}
-	return marshalEventSlow(e, now, r)
+	line, err := marshalEventSlow(e, now, r)
+	if err != nil {
+		return b, err
+	}
+	return append(b, line...), nil
 }
 
 // marshalEventSlow is MarshalEvent by way of encoding/json: the event

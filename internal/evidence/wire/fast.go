@@ -46,8 +46,9 @@ func appendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]
 	o := objWriter{b: b, r: r}
 	o.b = append(o.b, `{"type":`...)
 	o.b = appendString(o.b, e.Kind())
-	o.b = append(o.b, `,"time":`...)
-	o.b = appendString(o.b, now.UTC().Format(time.RFC3339Nano))
+	o.b = append(o.b, `,"time":"`...) // RFC 3339 has nothing JSON escapes
+	o.b = now.UTC().AppendFormat(o.b, time.RFC3339Nano)
+	o.b = append(o.b, '"')
 	switch e := e.(type) {
 	case event.HostStarted:
 		o.str("host", e.Host)

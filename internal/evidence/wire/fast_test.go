@@ -123,3 +123,27 @@ func TestAppendEventKnowsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// AppendEvent appends MarshalEvent's line after what the buffer holds, on
+// both paths (direct, and encoding/json for an event it does not take).
+func TestAppendEventAppends(t *testing.T) {
+	now := time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)
+	r := redact.New()
+	for _, e := range []event.Event{
+		event.HostStarted{Step: "shell.s1", Host: "n1"},
+		event.Warning{Host: "n1", Message: "slow path"},
+	} {
+		want, err := MarshalEvent(e, now, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefix := []byte("kept\n")
+		got, err := AppendEvent(append(make([]byte, 0, 4), prefix...), e, now, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(prefix)+string(want) {
+			t.Errorf("%s: AppendEvent = %q, want %q after the prefix", e.Kind(), got, want)
+		}
+	}
+}
