@@ -144,19 +144,36 @@ func (c *Console) flushGroups(step string) {
 	delete(c.pending, step)
 	type group struct {
 		key     string
+		n       int // entries, while they are counted
 		entries []hostEntry
 	}
+	// Keys first, so that each group's entries are gathered once into a
+	// slice of their number, and the usual single group (every host with
+	// the same outcome) is the entries themselves, not a copy.
 	var groups []*group
+	keys := make([]string, len(entries))
 	byKey := map[string]*group{}
-	for _, en := range entries {
+	for i, en := range entries {
 		k := c.groupKey(en)
+		keys[i] = k
 		g := byKey[k]
 		if g == nil {
 			g = &group{key: k}
 			byKey[k] = g
 			groups = append(groups, g)
 		}
-		g.entries = append(g.entries, en)
+		g.n++
+	}
+	if len(groups) == 1 {
+		groups[0].entries = entries
+	} else {
+		for _, g := range groups {
+			g.entries = make([]hostEntry, 0, g.n)
+		}
+		for i, en := range entries {
+			g := byKey[keys[i]]
+			g.entries = append(g.entries, en)
+		}
 	}
 	for _, g := range groups {
 		if d, ok := c.absorbRetries(step, g.entries); ok {

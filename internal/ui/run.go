@@ -124,7 +124,17 @@ func (c *Console) hostFinished(e event.HostFinished) {
 	delete(c.tails, k)
 	en := c.entry(e, t)
 	if !c.verbose && c.mode != "plan" {
-		c.pending[e.Step] = append(c.pending[e.Step], en) // grouped at the step's end
+		p := c.pending[e.Step]
+		if p == nil {
+			// sized for the step's hosts: growing it by appending copied
+			// every entry about twice over at 200 hosts
+			n := 0
+			if t := c.skips[e.Step]; t != nil {
+				n = t.hosts
+			}
+			p = make([]hostEntry, 0, max(n, 1))
+		}
+		c.pending[e.Step] = append(p, en) // grouped at the step's end
 		return
 	}
 	c.emitEntry(en)
