@@ -156,7 +156,7 @@ const (
 
 // Goals states the fan-out goals next to the measured figures, one line
 // per goal, each ending in "met" or "NOT met"; with a baseline prova in
-// the rows, its CPU figures too.
+// the rows, its figures too (in parentheses: the goal is prova's).
 func Goals(rows []Row) []string {
 	var out []string
 	var cpu, wall []string
@@ -172,11 +172,13 @@ func Goals(rows []Row) []string {
 		cpuMet = cpuMet && c <= GoalCPURatio
 		wallMet = wallMet && w <= GoalWallRatio
 		cell := fmt.Sprintf("N=%d %.2fx", n, c)
+		wcell := fmt.Sprintf("N=%d %.2fx", n, w)
 		if bl, ok := find(rows, n, ProvaBaseline); ok {
 			cell += fmt.Sprintf(" (baseline %.2fx)", bl.Usage.CPU().Seconds()/f.Usage.CPU().Seconds())
+			wcell += fmt.Sprintf(" (baseline %.2fx)", bl.Usage.Wall.Seconds()/f.Usage.Wall.Seconds())
 		}
 		cpu = append(cpu, cell)
-		wall = append(wall, fmt.Sprintf("N=%d %.2fx", n, w))
+		wall = append(wall, wcell)
 	}
 	if len(cpu) > 0 {
 		out = append(out,
@@ -185,7 +187,11 @@ func Goals(rows []Row) []string {
 	}
 	if p, ok := find(rows, GoalRSSHosts, Prova); ok {
 		mb := float64(p.Usage.MaxRSS) / 1e6
-		out = append(out, fmt.Sprintf("goal: prova peak RSS <= %d MB at N=%d: %.1f MB: %s", GoalRSSMB, GoalRSSHosts, mb, metWord(mb <= GoalRSSMB)))
+		base := ""
+		if bl, ok := find(rows, GoalRSSHosts, ProvaBaseline); ok {
+			base = fmt.Sprintf(" (baseline %.1f MB)", float64(bl.Usage.MaxRSS)/1e6)
+		}
+		out = append(out, fmt.Sprintf("goal: prova peak RSS <= %d MB at N=%d: %.1f MB%s: %s", GoalRSSMB, GoalRSSHosts, mb, base, metWord(mb <= GoalRSSMB)))
 	}
 	return out
 }

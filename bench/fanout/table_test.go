@@ -89,16 +89,21 @@ func TestGoalsCompareProvaWithTheFloor(t *testing.T) {
 		{Hosts: 10, Tool: ProvaBaseline, Runs: 2, Usage: usage(1200*time.Millisecond, 250*time.Millisecond, 20*mib)},
 		{Hosts: 200, Tool: Floor, Runs: 1, Usage: usage(4*time.Second, time.Second, 24*mib)},
 		{Hosts: 200, Tool: Prova, Runs: 1, Usage: usage(5*time.Second, 1100*time.Millisecond, 50*mib)},
+		{Hosts: 200, Tool: ProvaBaseline, Runs: 1, Usage: usage(6*time.Second, 1300*time.Millisecond, 60*mib)},
 	}
 	got := strings.Join(Goals(rows), "\n")
 	for _, want := range []string{
-		"goal: prova client CPU <= 1.2x the floor's: N=10 1.10x (baseline 2.50x), N=200 1.10x: met",
-		"goal: prova wall <= 1.1x the floor's: N=10 1.05x, N=200 1.25x: NOT met",
-		"goal: prova peak RSS <= 40 MB at N=200: 52.4 MB: NOT met",
+		"goal: prova client CPU <= 1.2x the floor's: N=10 1.10x (baseline 2.50x), N=200 1.10x (baseline 1.30x): met",
+		"goal: prova wall <= 1.1x the floor's: N=10 1.05x (baseline 1.20x), N=200 1.25x (baseline 1.50x): NOT met",
+		"goal: prova peak RSS <= 40 MB at N=200: 52.4 MB (baseline 62.9 MB): NOT met",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("Goals lack %q:\n%s", want, got)
 		}
+	}
+	if g := strings.Join(Goals([]Row{rows[0], rows[1], rows[3], rows[4]}), "\n"); strings.Contains(g, "baseline") ||
+		!strings.Contains(g, "N=10 1.05x, N=200 1.25x: NOT met") {
+		t.Errorf("Goals without a baseline:\n%s", g)
 	}
 	if g := Goals(nil); len(g) != 0 {
 		t.Errorf("Goals(nil) = %q", g)
