@@ -62,7 +62,10 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 		return -1, fmt.Errorf("stdout of %q on %s: %w", cmd, c.Name(), err)
 	}
 	s.Stderr = pooledCopy(stderr)
-	if err := s.Start(TagLine + tag + "\n" + EnvLine + tag + "\n" + cmd); err != nil {
+	// One allocation for the whole line: the tag's bytes are converted
+	// in place by the concatenation.
+	tb := tag.hex()
+	if err := s.Start(TagLine + string(tb[:]) + "\n" + EnvLine + string(tb[:]) + "\n" + cmd); err != nil {
 		return -1, c.lost(fmt.Errorf("start %q on %s: %w", cmd, c.Name(), err))
 	}
 	if noStdin != nil {
@@ -72,7 +75,7 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	killed := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
 		defer close(killed)
-		c.kill(cl, s, tag, finished)
+		c.kill(cl, s, tag.String(), finished)
 		s.Close() // ends the copy and the wait below
 	})
 	werr := copyOut(stdout, out)
@@ -97,8 +100,9 @@ func copyOut(w io.Writer, r io.Reader) error {
 		w = io.Discard
 	}
 	_, err := copyPooled(markWrites{w}, r)
-	var we *writeError
-	if errors.As(err, &we) {
+	// copyPooled returns markWrites' error as it is: no errors.As (whose
+	// target escapes, an allocation per command).
+	if we, ok := err.(*writeError); ok {
 		copyPooled(io.Discard, r)
 		return we.err
 	}
@@ -141,10 +145,24 @@ const EnvLine = "export PROVA_RUN="
 // /proc anyway), so it comes from math/rand/v2's generator, seeded by the
 // runtime, not from the kernel: crypto/rand's getrandom call per command
 // was 4 % of prova's CPU in the 200-host fan-out.
-func newTag() string {
+//
+// A runTag is kept as its number and written out where it is used, so
+// that a command's line is one allocation and a cancelled command's kill
+// script makes its own string.
+func newTag() runTag { return runTag(rand.Uint64()) }
+
+type runTag uint64
+
+func (t runTag) hex() (h [16]byte) {
 	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], rand.Uint64())
-	return hex.EncodeToString(b[:])
+	binary.LittleEndian.PutUint64(b[:], uint64(t))
+	hex.Encode(h[:], b[:])
+	return h
+}
+
+func (t runTag) String() string {
+	h := t.hex()
+	return string(h[:])
 }
 
 // killScript signals every process of the command tagged tag: those whose
