@@ -43,24 +43,41 @@ func cut(s string, max int) (string, bool) {
 	return s[:keep] + fmt.Sprintf("\n[prova: cut here: %d bytes in all, the record keeps the first %d]\n", len(s), keep), true
 }
 
-// cutValues caps every string inside a result value.
+// cutValues caps every string inside a result value, in place for maps
+// and lists. A string is stored back only when it was cut: storing every
+// string back boxed it anew, an allocation per string in every result.
 func cutValues(v any) any {
+	if s, ok := v.(string); ok {
+		c, _ := cut(s, MaxValueBytes)
+		return c
+	}
+	cutInside(v)
+	return v
+}
+
+func cutInside(v any) {
 	switch x := v.(type) {
-	case string:
-		s, _ := cut(x, MaxValueBytes)
-		return s
 	case map[string]any:
 		for k, e := range x {
-			x[k] = cutValues(e)
+			if s, ok := e.(string); ok {
+				if c, cutOff := cut(s, MaxValueBytes); cutOff {
+					x[k] = c
+				}
+				continue
+			}
+			cutInside(e)
 		}
-		return x
 	case []any:
 		for i, e := range x {
-			x[i] = cutValues(e)
+			if s, ok := e.(string); ok {
+				if c, cutOff := cut(s, MaxValueBytes); cutOff {
+					x[i] = c
+				}
+				continue
+			}
+			cutInside(e)
 		}
-		return x
 	}
-	return v
 }
 
 // Reference bounds: the writer keeps in memory, per step and output name,

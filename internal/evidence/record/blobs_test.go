@@ -352,3 +352,32 @@ func FuzzReadBlob(f *testing.F) {
 		}
 	})
 }
+
+func TestCutValuesCapsEveryStringInside(t *testing.T) {
+	long := strings.Repeat("x", MaxValueBytes+10)
+	v := map[string]any{
+		"top": long, "short": "kept", "n": 1.5, "b": true, "nil": nil,
+		"map":  map[string]any{"deep": long, "ok": "y"},
+		"list": []any{long, "z", []any{long}, map[string]any{"in": long}},
+	}
+	got := cutValues(v).(map[string]any)
+	capped := func(what string, s any) {
+		t.Helper()
+		if str, ok := s.(string); !ok || len(str) > MaxValueBytes+200 || !strings.Contains(str, "prova: cut here") {
+			t.Errorf("%s not cut: %d bytes", what, len(fmt.Sprint(s)))
+		}
+	}
+	capped("top", got["top"])
+	capped("map.deep", got["map"].(map[string]any)["deep"])
+	list := got["list"].([]any)
+	capped("list[0]", list[0])
+	capped("list[2][0]", list[2].([]any)[0])
+	capped("list[3].in", list[3].(map[string]any)["in"])
+	if got["short"] != "kept" || got["n"] != 1.5 || got["b"] != true || got["nil"] != nil ||
+		got["map"].(map[string]any)["ok"] != "y" || list[1] != "z" {
+		t.Errorf("values within the cap changed: %v", got)
+	}
+	if s, _ := cutValues(long).(string); len(s) > MaxValueBytes+200 {
+		t.Error("a string value is not cut")
+	}
+}

@@ -186,10 +186,13 @@ func (w *Writer) hostResult(e event.HostFinished) HostResult {
 			hr.Result[k] = v
 		}
 	}
-	raw := map[string]string{}
+	var raw map[string]string // most host-steps store no output
 	step := r.String(e.Step)
 	keep := func(name, content string) {
 		p, cutOff := w.storeRaw(step, name, r.String(content))
+		if raw == nil {
+			raw = map[string]string{}
+		}
 		raw[name] = p
 		if cutOff {
 			hr.Truncated = append(hr.Truncated, name)
