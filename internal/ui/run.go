@@ -63,6 +63,7 @@ func (c *Console) stepStarted(e event.StepStarted) {
 		c.skips[e.Step] = &skipTally{}
 	}
 	c.skips[e.Step].hosts += len(e.Hosts)
+	c.skips[e.Step].batch = len(e.Hosts)
 	what := plural(len(e.Hosts), "host", "hosts")
 	if e.Batch > 0 {
 		what = fmt.Sprintf("batch %d, %s", e.Batch, what)
@@ -126,11 +127,12 @@ func (c *Console) hostFinished(e event.HostFinished) {
 	if !c.verbose && c.mode != "plan" {
 		p := c.pending[e.Step]
 		if p == nil {
-			// sized for the step's hosts: growing it by appending copied
-			// every entry about twice over at 200 hosts
+			// sized for the batch's hosts (flushed at the next batch):
+			// growing it by appending copied every entry about twice
+			// over at 200 hosts
 			n := 0
 			if t := c.skips[e.Step]; t != nil {
-				n = t.hosts
+				n = t.batch
 			}
 			p = make([]hostEntry, 0, max(n, 1))
 		}
@@ -314,6 +316,7 @@ func commandFailed(result map[string]any) bool {
 // skipTally counts a step's skipped hosts and their reasons.
 type skipTally struct {
 	hosts, skipped int
+	batch          int // hosts of the step's current batch (all of them unbatched)
 	names, reasons []string
 }
 
