@@ -34,6 +34,9 @@ func AppendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]
 	if err != nil {
 		return b, err
 	}
+	if len(b) == 0 {
+		return line, nil
+	}
 	return append(b, line...), nil
 }
 
