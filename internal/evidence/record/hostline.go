@@ -16,20 +16,11 @@ import (
 // shape other than those JSON decodes into, a number JSON cannot hold);
 // the caller then uses encoding/json.
 func appendHostLine(b []byte, l *hostLine) ([]byte, bool) {
-	if len(l.Checks) > 0 || len(l.Diagnostics) > 0 {
-		return b, false
-	}
-	str := func(k, v string) {
-		b = append(b, ',', '"')
-		b = append(b, k...)
-		b = append(b, '"', ':')
-		b = wire.AppendString(b, v)
-	}
 	b = append(b, `{"type":`...)
 	b = wire.AppendString(b, l.Type)
-	str("time", l.Time)
-	str("step", l.Step)
-	str("host", l.Host)
+	b = appendStringMember(b, "time", l.Time)
+	b = appendStringMember(b, "step", l.Step)
+	b = appendStringMember(b, "host", l.Host)
 	b, ok := appendHostResultMembers(b, &l.HostResult)
 	if !ok {
 		return b, false
@@ -50,17 +41,21 @@ func appendHostResult(b []byte, hr *HostResult) ([]byte, bool) {
 	return append(b, '}'), true
 }
 
+// appendStringMember appends `,"k":` and v as a JSON string; k is one
+// of the encoder's own keys, which need no escaping.
+func appendStringMember(b []byte, k, v string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, k...)
+	b = append(b, '"', ':')
+	return wire.AppendString(b, v)
+}
+
 // appendHostResultMembers appends hr's members, each after a comma.
 func appendHostResultMembers(b []byte, l *HostResult) ([]byte, bool) {
 	if len(l.Checks) > 0 || len(l.Diagnostics) > 0 {
 		return b, false
 	}
-	str := func(k, v string) {
-		b = append(b, ',', '"')
-		b = append(b, k...)
-		b = append(b, '"', ':')
-		b = wire.AppendString(b, v)
-	}
+	str := func(k, v string) { b = appendStringMember(b, k, v) }
 	str("status", string(l.Status))
 	if l.Message != "" {
 		str("message", l.Message)
