@@ -1,17 +1,25 @@
 package record
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/provadev/prova/engine/event"
 )
 
 func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
+	return appendSortedKeys(make([]string, 0, len(m)), m)
+}
+
+// appendSortedKeys appends m's keys to dst[:0] in the order encoding/json
+// writes a map's members, and returns the slice: the JSON encoders reuse
+// one slice (or one on their stack) for every map they write.
+func appendSortedKeys[V any](dst []string, m map[string]V) []string {
+	keys := dst[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	return keys
 }
 

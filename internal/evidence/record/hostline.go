@@ -1,7 +1,6 @@
 package record
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/provadev/prova/internal/evidence/wire"
@@ -132,11 +131,7 @@ func appendPlainJSON(b []byte, v any) ([]byte, bool) {
 			return append(b, "null"...), true
 		}
 		var small [8]string // most results have a few members: no allocation
-		keys := small[:0]
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // as encoding/json orders a map's keys
+		keys := appendSortedKeys(small[:0], x)
 		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {

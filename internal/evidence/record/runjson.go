@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/provadev/prova/engine/event"
@@ -115,11 +114,7 @@ func appendSteps(b []byte, steps []Step) ([]byte, error) {
 		if st.Hosts == nil {
 			b = append(b, "null"...)
 		} else {
-			keys = keys[:0]
-			for k := range st.Hosts {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys) // as encoding/json orders a map's keys
+			keys = appendSortedKeys(keys, st.Hosts)
 			b = append(b, '{')
 			for j, k := range keys {
 				if j > 0 {
