@@ -166,10 +166,8 @@ step "cmd" "bad" {
   command    = "echo ${tonumber(step.first.lines[0])}"
 }
 `, hosts, ModeApply)
-	// One host at a time: hosts that evaluate the same input at the same
-	// moment each make their own (a Memo does not wait for another's
-	// evaluation), which made this test fail now and then under load.
-	s.r.opts.Forks = 1
+	// Four forks: hosts that evaluate the same input at the same moment
+	// still share the first value stored (eval.Memo).
 	if _, err := s.r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
