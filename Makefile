@@ -4,7 +4,7 @@ BIN      ?= bin/prova
 PKGS     ?= ./...
 FUZZTIME ?= 20s
 
-.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden docs fuzz fuzz-short bench demo demo-loop dist dist-check test-packages clean
+.PHONY: all build test unit race lint vet staticcheck fmtcheck tidy golden docs man fuzz fuzz-short bench demo demo-loop dist dist-check test-packages clean
 
 all: lint build test
 
@@ -45,6 +45,13 @@ golden:
 # fails when a committed page is stale).
 docs:
 	$(GO) generate ./modules/all
+
+# man writes the man pages and shell completions of bin/prova into bin/man
+# and bin/completion (make dist packages the same), dated by the commit.
+# The generator is a build-time tool, not linked into prova.
+man: build
+	SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct)} \
+	  $(GO) run ./internal/cli/gendocs --source "$$($(BIN) --version)" --man bin/man --completion bin/completion
 
 # fuzz-short runs the runbook loader's fuzz target for 10s (part of test:
 # the loader reads every runbook a user writes).

@@ -38,12 +38,14 @@ for arch in $archs; do
   }
 done
 
-# Man pages and completions come from the command tree of a binary that
-# runs here; the tree is the same for every architecture.
+# Man pages and completions come from the command tree (the build-time
+# tool internal/cli/gendocs, so that the man-page generator is not linked
+# into prova); their source line is what a binary that runs here prints
+# for --version. The tree is the same for every architecture.
 gen="$out/gen"
 hostbin="$out/prova-linux-$(go env GOARCH)"
 [ -x "$hostbin" ] || { hostbin="$gen/prova"; go build -trimpath -o "$hostbin" ./cmd/prova; }
-"$hostbin" gendocs --man "$gen/man" --completion "$gen/completion"
+go run ./internal/cli/gendocs --source "$("$hostbin" --version)" --man "$gen/man" --completion "$gen/completion"
 gzip -9n "$gen"/man/*.1
 
 for arch in $archs; do

@@ -97,6 +97,5 @@ EXIT STATUS
 	for _, c := range a.commands() {
 		root.AddCommand(c)
 	}
-	root.AddCommand(a.docsCmd(a.rootCmd))
 	return root
 }

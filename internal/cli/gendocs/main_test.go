@@ -1,12 +1,12 @@
-package cli
+package main
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/provadev/prova/internal/cli"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -16,9 +16,8 @@ import (
 // hidden entry points have none.
 func TestManPagesFollowTheCommandTree(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1764547200") // 2025-12-01
-	a := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
 	dir := t.TempDir()
-	if err := writeMan(a.rootCmd(), dir); err != nil {
+	if err := writeMan(cli.CommandTree(), dir, "prova v9.9.9 (test)"); err != nil {
 		t.Fatal(err)
 	}
 	var walk func(c *cobra.Command)
@@ -38,8 +37,8 @@ func TestManPagesFollowTheCommandTree(t *testing.T) {
 		}
 		pages++
 		page := string(b)
-		if !strings.Contains(page, `.TH "PROVA" "1" "Dec 2025"`) {
-			t.Errorf("%s: not dated by SOURCE_DATE_EPOCH:\n%.200s", name, page)
+		if !strings.Contains(page, `.TH "PROVA" "1" "Dec 2025" "prova v9.9.9 (test)"`) {
+			t.Errorf("%s: not dated by SOURCE_DATE_EPOCH or not from the given source:\n%.200s", name, page)
 		}
 		c.NonInheritedFlags().VisitAll(func(f *pflag.Flag) {
 			if !f.Hidden && !strings.Contains(page, `\-\-`+strings.ReplaceAll(f.Name, "-", `\-`)) && !strings.Contains(page, "--"+f.Name) {
@@ -50,7 +49,7 @@ func TestManPagesFollowTheCommandTree(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(a.rootCmd())
+	walk(cli.CommandTree())
 	if pages < 10 {
 		t.Fatalf("only %d pages", pages)
 	}
@@ -58,16 +57,14 @@ func TestManPagesFollowTheCommandTree(t *testing.T) {
 
 func TestManPagesNeedASourceDate(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "soon")
-	a := &app{stdout: io.Discard, stderr: io.Discard}
-	if err := writeMan(a.rootCmd(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "SOURCE_DATE_EPOCH") {
+	if err := writeMan(cli.CommandTree(), t.TempDir(), "prova v9.9.9 (test)"); err == nil || !strings.Contains(err.Error(), "SOURCE_DATE_EPOCH") {
 		t.Fatalf("a bad SOURCE_DATE_EPOCH must be refused, got %v", err)
 	}
 }
 
 func TestCompletionsWritten(t *testing.T) {
-	a := &app{stdout: io.Discard, stderr: io.Discard}
 	dir := t.TempDir()
-	if err := writeCompletions(a.rootCmd(), dir); err != nil {
+	if err := writeCompletions(cli.CommandTree(), dir); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"prova.bash": "__start_prova", "_prova": "#compdef prova", "prova.fish": "complete -c prova"} {
@@ -78,34 +75,17 @@ func TestCompletionsWritten(t *testing.T) {
 	}
 }
 
-func TestFindScenario(t *testing.T) {
-	share := t.TempDir()
-	lab := filepath.Join(share, "examples", "lab")
-	if err := os.MkdirAll(lab, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	shipped := filepath.Join(lab, "gpfs-firewall.hcl")
-	if err := os.WriteFile(shipped, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"PROVA_SHARE=" + share}
-	for _, name := range []string{"gpfs-firewall", "gpfs-firewall.hcl"} {
-		if got, err := findScenario(name, env); err != nil || got != shipped {
-			t.Errorf("findScenario(%q) = %q, %v; want %q", name, got, err, shipped)
+func TestRunRefusesWhatItCannotDo(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "give --man DIR and/or --completion DIR"},
+		{[]string{"--man", t.TempDir()}, "--man needs --source"},
+		{[]string{"--completion", t.TempDir(), "extra"}, `unexpected argument "extra"`},
+	} {
+		if err := run(c.args); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("run(%q) = %v, want an error saying %q", c.args, err, c.want)
 		}
-	}
-	local := filepath.Join(t.TempDir(), "mine.hcl")
-	if err := os.WriteFile(local, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := findScenario(local, env); err != nil || got != local {
-		t.Errorf("a path is used as given: got %q, %v", got, err)
-	}
-	_, err := findScenario("nosuch", env)
-	if err == nil || !strings.Contains(err.Error(), "no shipped scenario nosuch.hcl") || !strings.Contains(err.Error(), lab) {
-		t.Errorf("a missing scenario must say where prova looked: %v", err)
-	}
-	if got, _ := findScenario("", env); got != "" {
-		t.Errorf("no scenario stays none, got %q", got)
 	}
 }
