@@ -2,10 +2,10 @@ package gpfs
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -57,10 +57,10 @@ func (r *CommandResult) OK() bool {
 }
 
 var (
-	cmdPrefix  = regexp.MustCompile(`^(mm[a-z]+): (.*)$`)
-	nodePrefix = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*):\s{2}(.*)$`)
-	dateOnly   = regexp.MustCompile(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [A-Z+\-0-9]+)? \d{4}: `)
-	failWords  = regexp.MustCompile(`(?i)\b(error|failed|failure|cannot|could not|unable|incorrect|invalid|denied|not found|no such)\b`)
+	cmdPrefix  = lazyre.New(`^(mm[a-z]+): (.*)$`)
+	nodePrefix = lazyre.New(`^([A-Za-z0-9][A-Za-z0-9._-]*):\s{2}(.*)$`)
+	dateOnly   = lazyre.New(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [A-Z+\-0-9]+)? \d{4}: `)
+	failWords  = lazyre.New(`(?i)\b(error|failed|failure|cannot|could not|unable|incorrect|invalid|denied|not found|no such)\b`)
 )
 
 // ParseCommandResult reads the output (stdout and stderr together) of an

@@ -1,11 +1,11 @@
 package gpfs
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -40,7 +40,7 @@ type TCPConn struct {
 	OSType      string `json:"ostype,omitempty"`
 }
 
-var configKV = regexp.MustCompile(`^(\S.*?)\s{2,}(\S.*)$`)
+var configKV = lazyre.New(`^(\S.*?)\s{2,}(\S.*)$`)
 
 // ParseMmdiagNetwork reads mmdiag --network.
 func ParseMmdiagNetwork(data []byte) (*NetworkDiag, error) {

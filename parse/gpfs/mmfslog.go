@@ -3,11 +3,11 @@ package gpfs
 import (
 	"fmt"
 	"hash/maphash"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/provadev/prova/parse"
+	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 
@@ -77,9 +77,9 @@ const (
 )
 
 var (
-	oldStamp = regexp.MustCompile(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [A-Z+\-0-9]+)? \d{4}: `)
-	verbsLib = regexp.MustCompile(`VERBS RDMA(?: library)?:? (\S+) not found`)
-	tcpPeer  = regexp.MustCompile(`^(Connecting to|Connected to|Accepted and connected to|Close connection to) (\S+) (\S+)(?: <([a-z0-9]+)>)?`)
+	oldStamp = lazyre.New(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [A-Z+\-0-9]+)? \d{4}: `)
+	verbsLib = lazyre.New(`VERBS RDMA(?: library)?:? (\S+) not found`)
+	tcpPeer  = lazyre.New(`^(Connecting to|Connected to|Accepted and connected to|Close connection to) (\S+) (\S+)(?: <([a-z0-9]+)>)?`)
 )
 
 var oldLayouts = []string{
