@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -56,8 +55,8 @@ func Parse(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 }
 
 var (
-	hclStart  = regexp.MustCompile(`^(defaults\s*\{|gpfs_cluster\s*\{|(host|group)\s+")`)
-	yamlStart = regexp.MustCompile(`^(---|\{|[A-Za-z0-9_.-]+:\s*(#.*)?$)`)
+	hclStart  = lazyRegexp(`^(defaults\s*\{|gpfs_cluster\s*\{|(host|group)\s+")`)
+	yamlStart = lazyRegexp(`^(---|\{|[A-Za-z0-9_.-]+:\s*(#.*)?$)`)
 )
 
 // DetectFormat tells the format Parse would use for filename and src.
@@ -76,9 +75,9 @@ func DetectFormat(filename string, src []byte) Format {
 			continue
 		}
 		switch {
-		case hclStart.MatchString(line):
+		case hclStart().MatchString(line):
 			return FormatHCL
-		case yamlStart.MatchString(line):
+		case yamlStart().MatchString(line):
 			return FormatYAML
 		}
 		return FormatINI

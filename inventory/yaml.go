@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
@@ -16,7 +15,7 @@ import (
 // cannot blow up memory.
 const maxYAMLNodes = 1 << 18
 
-var yamlErrLine = regexp.MustCompile(`line (\d+)`)
+var yamlErrLine = lazyRegexp(`line (\d+)`)
 
 // yamlParser fills a builder from an Ansible YAML inventory.
 type yamlParser struct {
@@ -59,7 +58,7 @@ func parseYAMLInto(b *builder, filename string, src []byte) bool {
 	var doc yaml.Node
 	if err := unmarshalYAML(src, &doc); err != nil {
 		line := 1
-		if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlErrLine().FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
 		p.b.errorf(p.lineRange(line), "Invalid YAML", "%s.", err)
