@@ -11,7 +11,8 @@ import (
 // Profiling of one whole prova process, for docs/performance.md: when set,
 // PROVA_CPUPROFILE names a file for a CPU profile, PROVA_MEMPROFILE one
 // for a heap profile taken at exit (allocations since start included), and
-// PROVA_TRACE one for an execution trace (go tool trace). They are not
+// PROVA_TRACE one for an execution trace (go tool trace), PROVA_MEMSTATS
+// one for the memory at the peak resident set (memstats.go). They are not
 // options of the command line: they cost nothing when unset, and the
 // profile covers everything from the first line of main to the exit,
 // process start-up and flag parsing included.
@@ -56,6 +57,13 @@ func startProfiles(getenv func(string) string) (stop func() error, err error) {
 			return stop, fmt.Errorf("%s: %w", envTrace, err)
 		}
 		stops = append(stops, func() error { trace.Stop(); return f.Close() })
+	}
+	if path := getenv(envMemStats); path != "" {
+		st, err := startMemStats(path)
+		if err != nil {
+			return stop, err
+		}
+		stops = append(stops, st)
 	}
 	if path := getenv(envMemProfile); path != "" {
 		stops = append(stops, func() error {

@@ -51,3 +51,65 @@ func TestStartProfilesBadPathIsAnError(t *testing.T) {
 	}
 	_ = stop()
 }
+
+// TestMemStatsKeepsThePeak: the written sample is the largest resident
+// set seen, with every runtime figure named; a bad path is an error that
+// names the variable.
+func TestMemStatsKeepsThePeak(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mem.txt")
+	stop, err := startProfiles(func(k string) string {
+		if k == envMemStats {
+			return path
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		k, v, ok := strings.Cut(line, " ")
+		if !ok {
+			t.Fatalf("line %q is not \"name value\"", line)
+		}
+		got[k] = v
+	}
+	for _, k := range append([]string{"rss:bytes", "at:seconds"}, memClasses...) {
+		if v, ok := got[k]; !ok || v == "unsupported" {
+			t.Errorf("%s: %q (present %v)", k, v, ok)
+		}
+	}
+	if got["rss:bytes"] == "0" {
+		t.Error("rss:bytes is 0")
+	}
+
+	p := &memPeak{statm: filepath.Join(t.TempDir(), "statm"), pageSize: 4096}
+	for _, c := range []struct{ statm, rss string }{{"100 20 3", "81920"}, {"100 10 3", "81920"}, {"100 30 3", "122880"}} {
+		if err := os.WriteFile(p.statm, []byte(c.statm), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.sample(0)
+		if !strings.Contains(string(p.report()), "rss:bytes "+c.rss+"\n") {
+			t.Errorf("after statm %q: want the peak %s in\n%s", c.statm, c.rss, p.report())
+		}
+	}
+
+	stop, err = startMemStats(filepath.Join(t.TempDir(), "missing", "x"))
+	if err != nil {
+		t.Fatalf("the output path is only written at the end: %v", err)
+	}
+	if err := stop(); err == nil || !strings.Contains(err.Error(), envMemStats) {
+		t.Errorf("an unwritable path: err %v, want one naming %s", err, envMemStats)
+	}
+	bad := &memPeak{statm: filepath.Join(t.TempDir(), "none")}
+	if _, err := bad.resident(); err == nil {
+		t.Error("an unreadable statm must be an error")
+	}
+}
