@@ -95,7 +95,7 @@ func TestGoalsCompareProvaWithTheFloor(t *testing.T) {
 	for _, want := range []string{
 		"goal: prova client CPU <= 1.2x the floor's: N=10 1.10x (baseline 2.50x), N=200 1.10x (baseline 1.30x): met",
 		"goal: prova wall <= 1.1x the floor's: N=10 1.05x (baseline 1.20x), N=200 1.25x (baseline 1.50x): NOT met",
-		"goal: prova peak RSS <= 40 MB at N=200: 52.4 MB (baseline 62.9 MB): NOT met",
+		"goal: prova peak RSS <= 40 MB at N=200: 52.4 MB = 50.0 MiB (baseline 62.9 MB; floor 25.2 MB): NOT met",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("Goals lack %q:\n%s", want, got)
