@@ -1,7 +1,7 @@
 // Package module defines the contract between the prova engine and its step
 // modules: the Module interface and the capabilities a module adds to it
-// (Planner or ReadOnly, ApplyOnly, Destructive, Arguments, BodyEvaluator,
-// ClusterModule, Describer), the Host a module runs commands on, the request
+// (Planner or ReadOnly, ApplyOnly, Destructive, Arguments, StructArgs,
+// BodyEvaluator, ClusterModule, Describer), the Host a module runs commands on, the request
 // and response types of the plan and apply phases, an explicit Registry
 // value, and helpers every module needs (shell quoting, decoding into the
 // module's argument struct, calling a module with a live context).
@@ -20,7 +20,9 @@
 //     and the module implements Arguments, the engine decodes them into the
 //     module's struct (once per step when they read nothing of the host)
 //     and hands it over as the request's Typed; the module reads it with
-//     Args.
+//     Args. A StructArgs module declares that its plan needs nothing else:
+//     the engine then plans it without making the arguments' cty object on
+//     every host, and without calling its Validate (which checks nothing).
 //  3. Plan. A Planner's Plan runs read-only probes and says what Apply would
 //     do. A ReadOnly module has no Plan: the engine runs its Apply for real
 //     in plan mode (its commands are probes), unless it is ApplyOnly. The

@@ -99,7 +99,13 @@ func validateEnv(v cty.Value) hcl.Diagnostics {
 	return diags
 }
 
+// StructArgs implements module.StructArgs: Validate checks nothing and
+// Plan reads its arguments only from the struct, so the engine plans a
+// step without making the arguments' cty object on every host.
+func (*Shell) StructArgs() {}
+
 var (
-	_ module.Module    = (*Shell)(nil)
-	_ module.Describer = (*Shell)(nil)
+	_ module.Module     = (*Shell)(nil)
+	_ module.Describer  = (*Shell)(nil)
+	_ module.StructArgs = (*Shell)(nil)
 )

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,6 +145,9 @@ func runCase(t *testing.T, m module.Module, c Case, args cty.Value) {
 	var tr bytes.Buffer
 
 	typed := typedArgs(m, args)
+	if sa, ok := m.(module.StructArgs); ok {
+		checkStructArgs(t, ctx, sa, c, args, typed)
+	}
 	plan := planProbes(t, ctx, m, c, h, args, typed)
 	writeSection(&tr, fmt.Sprintf("plan: %s: %s", plan.Action, plan.Summary), h.Commands())
 
@@ -256,4 +260,32 @@ func WithProbes(cases []Case, probes ...string) []Case {
 		out[i] = c
 	}
 	return out
+}
+
+// checkStructArgs holds a StructArgs module to its declaration: Validate
+// gives no diagnostic for the case's arguments, and Plan on a fresh host
+// answers the same, issuing the same commands, when the request's Args is
+// left out (cty.NilVal) and only the struct is handed over, as the engine
+// plans such a module.
+func checkStructArgs(t *testing.T, ctx context.Context, m module.StructArgs, c Case, args cty.Value, typed any) {
+	t.Helper()
+	if diags := m.Validate(args); len(diags) > 0 {
+		t.Errorf("a StructArgs module's Validate gave diagnostics (it must check nothing the spec does not): %s", diags.Error())
+	}
+	if typed == nil {
+		t.Fatal("a StructArgs module's arguments decoded into no struct")
+	}
+	plan := func(args cty.Value) (module.PlanResponse, []string, error) {
+		h := newHost(c)
+		resp, err := module.CallPlan(ctx, m, module.PlanRequest{Host: h, Args: args, Typed: typed, BaseDir: c.BaseDir})
+		return resp, h.Commands(), err
+	}
+	want, wantCmds, wantErr := plan(args)
+	got, gotCmds, gotErr := plan(cty.NilVal)
+	if (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()) {
+		t.Errorf("Plan without Args: error %v, with Args %v: a StructArgs module must read its arguments from the struct", gotErr, wantErr)
+	}
+	if !reflect.DeepEqual(got, want) || !slices.Equal(gotCmds, wantCmds) {
+		t.Errorf("Plan without Args answered %#v issuing %q, with Args %#v issuing %q: a StructArgs module must read its arguments from the struct", got, gotCmds, want, wantCmds)
+	}
 }
