@@ -139,14 +139,7 @@ func newSplitArgs(body hcl.Body, spec hcldec.Spec, ss *eval.StepScope) *splitArg
 // attribute is decoded by hcldec. known is the value's IsWhollyKnown,
 // asked of the shared part once.
 func (sa *splitArgs) decode(shared *hcl.EvalContext, host string, hctx func() *hcl.EvalContext) (val cty.Value, diags hcl.Diagnostics, known bool) {
-	sa.constOnce.Do(func() {
-		sa.constKnown = true
-		if len(sa.constSpec) == 0 {
-			return
-		}
-		v, diags := hcldec.Decode(sa.constBody, sa.constSpec, shared)
-		sa.constVals, sa.constDiags, sa.constKnown = v.AsValueMap(), diags, v.IsWhollyKnown()
-	})
+	sa.decodeShared(shared)
 	vals, _ := sa.scratch.Get().(map[string]cty.Value)
 	if vals == nil {
 		vals = make(map[string]cty.Value, sa.attrs)
@@ -177,6 +170,30 @@ func (sa *splitArgs) decode(shared *hcl.EvalContext, host string, hctx func() *h
 	val = cty.ObjectVal(vals)
 	sa.scratch.Put(vals)
 	return val, diags, known
+}
+
+// decodeShared decodes the attributes that read nothing of the host, once
+// for the step, in shared, the step's context.
+func (sa *splitArgs) decodeShared(shared *hcl.EvalContext) {
+	sa.constOnce.Do(func() {
+		sa.constKnown = true
+		if len(sa.constSpec) == 0 {
+			return
+		}
+		v, diags := hcldec.Decode(sa.constBody, sa.constSpec, shared)
+		sa.constVals, sa.constDiags, sa.constKnown = v.AsValueMap(), diags, v.IsWhollyKnown()
+	})
+}
+
+// sharedClean reports whether the step's shared part has no diagnostics
+// (taking the body's content and decoding the shared attributes, which it
+// does once) and is wholly known: only then can a host's arguments be
+// told from its per-host attributes alone. (A step whose shared part is
+// not clean never decodes a struct whole, so splitTyped has no base for
+// it either: the check is the one that does not rest on that.)
+func (sa *splitArgs) sharedClean(shared *hcl.EvalContext) bool {
+	sa.decodeShared(shared)
+	return sa.constKnown && len(sa.bodyDiags) == 0 && len(sa.constDiags) == 0
 }
 
 // value is what hcldec decodes the attribute to on host when that has no

@@ -80,6 +80,43 @@ func newSplitTyped(m module.Module, hostAttrs []string) *splitTyped {
 	return st2
 }
 
+// fromValues returns what module.DecodeTyped returns for a host's wholly
+// known arguments whose per-host ones are vals, in the order of the
+// fields (the hostAttrs newSplitTyped was given), and whose shared ones
+// are the step's: a copy of the base with each per-host field set. ok is
+// false when there is no base yet, or when a value is not a known,
+// unmarked, non-null string for a string field: the caller then makes the
+// arguments' object and decodes it (decode).
+func (st *splitTyped) fromValues(vals []cty.Value) (typed any, ok bool) {
+	base := st.base.Load()
+	if base == nil || len(vals) != len(st.fields) {
+		return nil, false
+	}
+	for i, f := range st.fields {
+		if v := vals[i]; !f.str || v.Type() != cty.String || !v.IsKnown() || v.IsNull() || v.IsMarked() {
+			return nil, false
+		}
+	}
+	out := reflect.New(base.Type().Elem())
+	out.Elem().Set(base.Elem())
+	for i, f := range st.fields {
+		setString(out.Elem().Field(f.index), f.ptr, vals[i].AsString())
+	}
+	return out.Interface(), true
+}
+
+// setString sets a string field (a *string one when ptr) to s, as gocty
+// sets it from a known, unmarked, non-null cty string.
+func setString(fv reflect.Value, ptr bool, s string) {
+	if ptr {
+		p := reflect.New(fv.Type().Elem())
+		p.Elem().SetString(s)
+		fv.Set(p)
+		return
+	}
+	fv.SetString(s)
+}
+
 // decode returns what module.DecodeTyped(m, args) returns, for wholly
 // known args of one host of the step.
 func (st *splitTyped) decode(args cty.Value) (any, error) {
@@ -92,13 +129,7 @@ func (st *splitTyped) decode(args cty.Value) (any, error) {
 			v := args.GetAttr(f.attr)
 			if f.str && v.Type() == cty.String && v.IsKnown() && !v.IsNull() && !v.IsMarked() {
 				// What gocty does with it, without its reflection walk.
-				if f.ptr {
-					p := reflect.New(fv.Type().Elem())
-					p.Elem().SetString(v.AsString())
-					fv.Set(p)
-				} else {
-					fv.SetString(v.AsString())
-				}
+				setString(fv, f.ptr, v.AsString())
 				continue
 			}
 			fv.Set(reflect.Zero(fv.Type()))

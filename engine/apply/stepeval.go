@@ -1,8 +1,6 @@
 package apply
 
 import (
-	"maps"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -32,6 +30,11 @@ type stepEval struct {
 	// (nil: whole on every host).
 	split *splitArgs
 	typed *splitTyped
+	// structArgs: a plan of a module.StructArgs module (not Destructive)
+	// whose per-host arguments split and decode field by field; its hosts'
+	// arguments are decoded into the struct alone where they can be
+	// (decodeStruct), without their cty object.
+	structArgs bool
 
 	whenOnce  sync.Once
 	whenVal   cty.Value
@@ -81,8 +84,15 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 			se.argsMemo = eval.NewMemo[stepArgs](se.scope, refs)
 		}
 		if se.split != nil {
-			se.typed = newSplitTyped(s.Module, slices.Collect(maps.Keys(se.split.hostSpec)))
+			keys := make([]string, len(se.split.hostAttrs))
+			for i, ha := range se.split.hostAttrs {
+				keys[i] = ha.key
+			}
+			se.typed = newSplitTyped(s.Module, keys)
 		}
+		_, structArgs := s.Module.(module.StructArgs)
+		_, destructive := s.Module.(module.Destructive)
+		se.structArgs = structArgs && !destructive && r.opts.Mode == ModePlan && se.typed != nil
 	}
 	if r.evals == nil {
 		r.evals = map[string]*stepEval{}
@@ -166,6 +176,11 @@ func (se *stepEval) decodeArgs(h *onHost) stepArgs {
 }
 
 func (se *stepEval) decode(h *onHost) stepArgs {
+	if se.structArgs {
+		if a, ok := se.decodeStruct(h); ok {
+			return a
+		}
+	}
 	s := se.s
 	var args cty.Value
 	var diags hcl.Diagnostics
@@ -190,6 +205,36 @@ func (se *stepEval) decode(h *onHost) stepArgs {
 		}
 	}
 	return a
+}
+
+// decodeStruct decodes the arguments of a StructArgs module's step on h
+// into the module's struct only, with no cty object and no Validate (the
+// module declares it checks nothing): what decode gives, but for the
+// value, which stays cty.NilVal (the module's Plan reads the struct
+// alone). ok is false when the arguments are not of the commonest shape,
+// the step's shared ones clean and wholly known and each per-host one
+// given by its compiled form as a string for a string field, or when no
+// host has decoded its struct whole yet (splitTyped's base): decode then
+// decodes them as it does for any module.
+func (se *stepEval) decodeStruct(h *onHost) (stepArgs, bool) {
+	sa := se.split
+	if !sa.sharedClean(se.scope.Context()) {
+		return stepArgs{}, false
+	}
+	var buf [4]cty.Value
+	vals := buf[:0]
+	for _, ha := range sa.hostAttrs {
+		v, ok := ha.value(h.host)
+		if !ok {
+			return stepArgs{}, false
+		}
+		vals = append(vals, v)
+	}
+	typed, ok := se.typed.fromValues(vals)
+	if !ok {
+		return stepArgs{}, false
+	}
+	return stepArgs{known: true, typed: typed}, true
 }
 
 // dependsOnDirty reports whether a step the step depends on is planned to
