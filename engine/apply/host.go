@@ -61,11 +61,17 @@ func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host
 }
 
 func (r *Runner) hostFor(s *program.Step, m program.Meta, name string) module.Host {
+	return &streamingHost{Host: r.hostOf(m, name), step: s.ID(), obs: r.opts.Observer}
+}
+
+// hostOf is the host a step's module runs its commands on, before its
+// output is streamed (hostFor): become's when the step says become.
+func (r *Runner) hostOf(m program.Meta, name string) module.Host {
 	h := r.opts.Host(name)
 	if m.Become && r.opts.Become != nil {
 		h = r.opts.Become(h, m.BecomeUser)
 	}
-	return &streamingHost{Host: h, step: s.ID(), obs: r.opts.Observer}
+	return h
 }
 
 // applyHost runs step s on host (plan's probes of read-only steps).
