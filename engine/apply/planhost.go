@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -261,7 +262,8 @@ func (r *Runner) probeForReal(ctx context.Context, s *program.Step, m program.Me
 // askPlanner asks a module that may change the host what it would do.
 func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta, mod module.Planner, sa stepArgs, host string) (event.PlannedHost, cty.Value) {
 	unknown := unknownResult
-	h := r.hostFor(s, m, host)
+	h := planStreamingHost(s, r.hostOf(m, host), r.opts.Observer)
+	defer h.release()
 	pctx := ctx
 	if timeout, _ := r.timeoutFor(m); timeout > 0 {
 		var cancel context.CancelFunc
@@ -294,6 +296,32 @@ func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta
 		p.Changes = append(p.Changes, event.Change(c))
 	}
 	return p, plannedResult(action)
+}
+
+// planStreamingHosts holds the streaming hosts of plan's module calls
+// (askPlanner) between calls. A Planner's Plan runs its probes and returns
+// (CallPlan): nothing holds the host after it, the output events it made
+// hold strings of their own, and the heartbeat a streaming host carries is
+// apply's. So plan reuses the host, the largest thing a host-step makes
+// (its writers and heartbeat), instead of making one for every host-step.
+var planStreamingHosts sync.Pool
+
+// planStreamingHost returns a streaming host of step s over h, to observer
+// obs, as hostFor makes, to be released when the module call returns.
+func planStreamingHost(s *program.Step, h module.Host, obs event.Observer) *streamingHost {
+	sh, _ := planStreamingHosts.Get().(*streamingHost)
+	if sh == nil {
+		sh = new(streamingHost)
+	}
+	sh.Host, sh.step, sh.obs = h, s.ID(), obs
+	return sh
+}
+
+// release puts a host of planStreamingHost back, emptied: a fresh host's
+// zero state, holding nothing of the host-step's.
+func (h *streamingHost) release() {
+	*h = streamingHost{}
+	planStreamingHosts.Put(h)
 }
 
 // plannedResult is the result later steps see of a step a module planned
