@@ -16,7 +16,9 @@ import (
 // operation once per distinct pair of operand values. hcl evaluates an
 // operation from its operands' values alone (both are always evaluated),
 // so the operation applied to the operands' values, as literals with the
-// same ranges, gives the value the whole expression gives. Whenever an
+// same ranges, gives the value the whole expression gives; an operation
+// of a when's kinds (&&, ||, ==, !=) on two plain bools or strings is
+// computed directly (directOp). Whenever an
 // operand or the operation has diagnostics, the whole expression is
 // evaluated in the host's own context instead, so diagnostics are hcl's
 // own for that host. Any other expression is kept by a Memo of its
@@ -109,6 +111,9 @@ func (e *ExprMemo) combine(host string, hctx func() *hcl.EvalContext) (cty.Value
 	r, rd := e.rhs.Value(host, hctx)
 	if len(rd) > 0 {
 		return cty.NilVal, false
+	}
+	if v, ok := directOp(e.op.Op, l, r); ok {
+		return v, true
 	}
 	var buf [64]byte
 	key, keyed := appendKey(buf[:0], l)

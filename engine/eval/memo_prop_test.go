@@ -237,7 +237,7 @@ func memoExpr(rng *rand.Rand, d int) string {
 		return atoms[rng.IntN(len(atoms))]
 	}
 	a, b := memoExpr(rng, d-1), memoExpr(rng, d-1)
-	switch rng.IntN(12) {
+	switch rng.IntN(13) {
 	case 0:
 		return "(" + a + " == " + b + ")"
 	case 1:
@@ -260,6 +260,8 @@ func memoExpr(rng *rand.Rand, d int) string {
 		return "tostring(" + a + ")"
 	case 10:
 		return "(" + a + " / " + b + ")"
+	case 11:
+		return "(" + a + " || " + b + ")"
 	}
 	return "(" + a + " == null)"
 }
