@@ -13,7 +13,8 @@ import (
 // (the operands are of the parameters' types, or those are dynamic),
 // adds no diagnostic and no mark, and calls cty's And, Or and Equals
 // (Equals, then Not), which give cty.BoolVal of the Go comparison: so does
-// directOp. A when evaluated on every host of a step then costs no key
+// directOp, reading each bool with True (not cty's True, which compares
+// through Equals and makes a value on every call). A when evaluated on every host of a step then costs no key
 // spelled and no map looked up for its operations.
 func directOp(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 	lt := l.Type()
@@ -24,16 +25,16 @@ func directOp(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 	switch op {
 	case hclsyntax.OpLogicalAnd:
 		if lt == cty.Bool {
-			return cty.BoolVal(l.True() && r.True()), true
+			return cty.BoolVal(True(l) && True(r)), true
 		}
 	case hclsyntax.OpLogicalOr:
 		if lt == cty.Bool {
-			return cty.BoolVal(l.True() || r.True()), true
+			return cty.BoolVal(True(l) || True(r)), true
 		}
 	case hclsyntax.OpEqual, hclsyntax.OpNotEqual:
 		var eq bool
 		if lt == cty.Bool {
-			eq = l.True() == r.True()
+			eq = True(l) == True(r)
 		} else {
 			eq = l.AsString() == r.AsString()
 		}
