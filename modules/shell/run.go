@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -37,9 +38,9 @@ func (*Shell) Plan(ctx context.Context, req module.PlanRequest) (module.PlanResp
 		return module.PlanResponse{}, err
 	}
 	if done {
-		return module.PlanResponse{Action: module.NoOp, Summary: "already done: " + why}, nil
+		return module.PlanResponse{Action: module.NoOp, Summary: why.text("already done: ", "")}, nil
 	}
-	return module.PlanResponse{Action: module.Change, Summary: "will run: " + oneLine(a.Command) + " (" + why + ")"}, nil
+	return module.PlanResponse{Action: module.Change, Summary: why.text("will run: "+oneLine(a.Command)+" (", ")")}, nil
 }
 
 // Apply runs the command unless a guard says it is already done. When the
@@ -60,7 +61,7 @@ func (*Shell) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyR
 			return resp, err
 		}
 		if done {
-			resp.Message = "already done: " + why
+			resp.Message = why.text("already done: ", "")
 			return resp, nil
 		}
 	}
@@ -87,36 +88,76 @@ func (*Shell) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyR
 // guard reports whether the step is already done, and why (or why not).
 // Guards are checked in order creates, removes, check; the first that says
 // "done" wins.
-func (a args) guard(ctx context.Context, h module.Host) (bool, string, error) {
+func (a args) guard(ctx context.Context, h module.Host) (bool, reasons, error) {
+	var why reasons
 	if a.Creates == nil && a.Removes == nil && a.Check == nil {
-		return false, "unconditional", nil
+		why.add("unconditional", "")
+		return false, why, nil
 	}
-	var why []string
 	if a.Creates != nil {
 		exists, err := a.exists(ctx, h, *a.Creates)
 		if err != nil || exists {
-			return exists, *a.Creates + " exists", err
+			why.add(*a.Creates, " exists")
+			return exists, why, err
 		}
-		why = append(why, *a.Creates+" does not exist")
+		why.add(*a.Creates, " does not exist")
 	}
 	if a.Removes != nil {
 		exists, err := a.exists(ctx, h, *a.Removes)
 		if err != nil || !exists {
-			return !exists, *a.Removes + " does not exist", err
+			why = reasons{}
+			why.add(*a.Removes, " does not exist")
+			return !exists, why, err
 		}
-		why = append(why, *a.Removes+" exists")
+		why.add(*a.Removes, " exists")
 	}
 	if a.Check != nil {
 		out, err := module.Capture(ctx, h, a.wrap(module.Command("sh", "-c", *a.Check), true))
 		if err != nil {
-			return false, "", fmt.Errorf("shell check: %w", err)
+			return false, reasons{}, fmt.Errorf("shell check: %w", err)
 		}
 		if out.RC == 0 {
-			return true, "check succeeded", nil
+			why = reasons{}
+			why.add("check succeeded", "")
+			return true, why, nil
 		}
-		why = append(why, fmt.Sprintf("check exited %d", out.RC))
+		why.add("check exited ", strconv.Itoa(out.RC))
 	}
-	return false, strings.Join(why, ", "), nil
+	return false, why, nil
+}
+
+// reasons says why a step is done or would run, one reason per guard
+// asked ("/a does not exist, check exited 1"), each kept as its two parts
+// (a path and what holds of it), so that the plan's summary is made in one
+// piece rather than from a string made of strings made of parts.
+type reasons struct {
+	parts [3][2]string
+	n     int
+}
+
+func (r *reasons) add(subject, predicate string) {
+	r.parts[r.n] = [2]string{subject, predicate}
+	r.n++
+}
+
+// text is prefix, the reasons joined by ", ", and suffix.
+func (r *reasons) text(prefix, suffix string) string {
+	n := len(prefix) + len(suffix) + 2*max(r.n-1, 0)
+	for _, p := range r.parts[:r.n] {
+		n += len(p[0]) + len(p[1])
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(prefix)
+	for i, p := range r.parts[:r.n] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p[0])
+		b.WriteString(p[1])
+	}
+	b.WriteString(suffix)
+	return b.String()
 }
 
 // exists runs test -e; an exit status above 1 is test's own error.
