@@ -52,8 +52,10 @@ type Runner struct {
 	// order is each step's position in the run.
 	order map[*program.Step]int
 
+	// evals holds each step's *stepEval by step name, made by stepEval
+	// under evalMu and read without it.
 	evalMu sync.Mutex
-	evals  map[string]*stepEval // by step name, made by stepEval
+	evals  sync.Map
 
 	lockMu  sync.Mutex
 	held    HeldLock

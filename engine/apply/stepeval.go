@@ -61,10 +61,14 @@ type stepEval struct {
 // first host asks: the step's dependencies have finished by then, so their
 // per_host results are final.
 func (r *Runner) stepEval(s *program.Step) *stepEval {
+	// Read without the lock: every host-step of the run asks.
+	if se, ok := r.evals.Load(s.Name); ok {
+		return se.(*stepEval)
+	}
 	r.evalMu.Lock()
 	defer r.evalMu.Unlock()
-	if se, ok := r.evals[s.Name]; ok {
-		return se
+	if se, ok := r.evals.Load(s.Name); ok {
+		return se.(*stepEval)
 	}
 	// Plan too has real per-host results: read-only steps run for real,
 	// the others leave unknown or partly known results.
@@ -94,10 +98,7 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 		_, destructive := s.Module.(module.Destructive)
 		se.structArgs = structArgs && !destructive && r.opts.Mode == ModePlan && se.typed != nil
 	}
-	if r.evals == nil {
-		r.evals = map[string]*stepEval{}
-	}
-	r.evals[s.Name] = se
+	r.evals.Store(s.Name, se)
 	return se
 }
 
