@@ -39,6 +39,7 @@ func (r *Runner) planHost(ctx context.Context, s *program.Step, m program.Meta, 
 	r.planned = append(r.planned, p)
 	if p.Action == event.PlanChange || p.Action == event.PlanUnknown {
 		r.dirty[s.Name] = true
+		r.ndirty.Store(int64(len(r.dirty)))
 		_, mayChange := s.Module.(module.Planner)
 		if (mayChange || p.Action == event.PlanChange) && (r.firstChange == nil || r.order[s] < r.order[r.firstChange]) {
 			r.firstChange = s
@@ -101,6 +102,11 @@ func planFailed(s *program.Step, host string, a event.PlanAction, summary string
 // so while that number is the same the answer is still false, without
 // walking s's dependencies. It returns the number the answer was found at.
 func (r *Runner) dependsOnDirtySince(s *program.Step, clean int) (bool, int) {
+	// Steps only become dirty, and the count is stored under mu after the
+	// step is: the same count means nothing became dirty since.
+	if n := int(r.ndirty.Load()); n == clean {
+		return false, n
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := len(r.dirty)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -41,8 +42,10 @@ type Runner struct {
 	results *eval.Results
 	hosts   *hostStates // whether each host is still in the run, its tally
 	mu      sync.Mutex  // guards what follows, up to evalMu
-	// dirty holds steps planned to change or unknown (plan mode).
+	// dirty holds steps planned to change or unknown (plan mode);
+	// ndirty is its length, read without mu.
 	dirty   map[string]bool
+	ndirty  atomic.Int64
 	planned []event.PlannedHost
 	// firstChange is the first step, in run order, that a module that may
 	// change hosts planned to change (or could not say) on some host, nil
