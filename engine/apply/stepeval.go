@@ -20,9 +20,18 @@ import (
 // host.* or self, or this host's step.* results (eval.Refs.VaryByHost).
 // Values and diagnostics it shares are read-only.
 type stepEval struct {
-	s     *program.Step
-	scope *eval.StepScope
-	spec  hcldec.Spec // the module's, asked once
+	s    *program.Step
+	spec hcldec.Spec // the module's, asked once
+
+	// scope is the step's evaluation scope, made when first asked
+	// (stepScope): a step that needs none on any host (a run_once
+	// assertion downstream of a planned change, which plan does not
+	// evaluate) never makes its per_host maps. Steps reading per_host run
+	// after their dependencies have finished on every host (free's
+	// barrier), so when it is made does not change what it holds.
+	scopeOnce sync.Once
+	scope     *eval.StepScope
+	newScope  func() *eval.StepScope
 
 	whenPerHost, argsPerHost bool
 	// split decodes per-host arguments attribute by attribute (nil: the
@@ -72,20 +81,22 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	}
 	// Plan too has real per-host results: read-only steps run for real,
 	// the others leave unknown or partly known results.
-	se := &stepEval{s: s, scope: r.scope.Step(r.results, eval.RefsOf(program.References(s.Step, s.Module)), s.Each)}
+	se := &stepEval{s: s, newScope: func() *eval.StepScope {
+		return r.scope.Step(r.results, eval.RefsOf(program.References(s.Step, s.Module)), s.Each)
+	}}
 	se.cleanAt.Store(-1)
 	if s.When != nil {
 		refs := s.When.Variables()
 		if se.whenPerHost = eval.RefsOf(refs).VaryByHost(); se.whenPerHost {
-			se.whenMemo = eval.NewExprMemo(se.scope, s.When)
+			se.whenMemo = eval.NewExprMemo(se.stepScope(), s.When)
 		}
 	}
 	if se.spec = s.Module.Spec(); se.spec != nil {
 		refs := hcldec.Variables(s.Body, se.spec)
 		se.argsPerHost = eval.RefsOf(refs).VaryByHost()
 		if se.argsPerHost {
-			se.split = newSplitArgs(s.Body, se.spec, se.scope)
-			se.argsMemo = eval.NewMemo[stepArgs](se.scope, refs)
+			se.split = newSplitArgs(s.Body, se.spec, se.stepScope())
+			se.argsMemo = eval.NewMemo[stepArgs](se.stepScope(), refs)
 		}
 		if se.split != nil {
 			keys := make([]string, len(se.split.hostAttrs))
@@ -102,6 +113,16 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	return se
 }
 
+// stepScope returns the step's scope, making it on the first call.
+func (se *stepEval) stepScope() *eval.StepScope {
+	se.scopeOnce.Do(func() {
+		if se.scope == nil {
+			se.scope = se.newScope()
+		}
+	})
+	return se.scope
+}
+
 // onHost is one host's view of a step. Its context is built when an
 // evaluation first needs it: what a memo already holds needs none.
 type onHost struct {
@@ -116,7 +137,7 @@ func (se *stepEval) on(host string) *onHost { return &onHost{se: se, host: host}
 // context returns the context the step sees on the host (without self).
 func (h *onHost) context() *hcl.EvalContext {
 	if h.ctx == nil {
-		h.ctx = h.se.scope.Host(h.host, cty.NilVal)
+		h.ctx = h.se.stepScope().Host(h.host, cty.NilVal)
 	}
 	return h.ctx
 }
@@ -124,7 +145,7 @@ func (h *onHost) context() *hcl.EvalContext {
 // host returns the context the step sees on host with self, the step's own
 // result (until, changed_when, failed_when).
 func (se *stepEval) host(host string, self cty.Value) *hcl.EvalContext {
-	return se.scope.Host(host, self)
+	return se.stepScope().Host(host, self)
 }
 
 // when evaluates the step's when condition (which must be set) on h.
@@ -187,7 +208,7 @@ func (se *stepEval) decode(h *onHost) stepArgs {
 	var diags hcl.Diagnostics
 	var known bool
 	if se.split != nil {
-		args, diags, known = se.split.decode(se.scope.Context(), h.host, h.context)
+		args, diags, known = se.split.decode(se.stepScope().Context(), h.host, h.context)
 	} else {
 		args, diags = program.DecodeArgsSpec(s, se.spec, h.context())
 		known = args.IsWhollyKnown()
@@ -219,7 +240,7 @@ func (se *stepEval) decode(h *onHost) stepArgs {
 // decodes them as it does for any module.
 func (se *stepEval) decodeStruct(h *onHost) (stepArgs, bool) {
 	sa := se.split
-	if !sa.sharedClean(se.scope.Context()) {
+	if !sa.sharedClean(se.stepScope().Context()) {
 		return stepArgs{}, false
 	}
 	var buf [4]cty.Value
