@@ -44,8 +44,9 @@ func Functions() map[string]function.Function {
 		"startswith": strPredicate(strings.HasPrefix), "endswith": strPredicate(strings.HasSuffix),
 		"strcontains": strPredicate(strings.Contains),
 	}
+	folds := listFolds()
 	for name, f := range listFuncs() {
-		fs[name] = listArg(f)
+		fs[name] = listArg(f, folds[name])
 	}
 	return fs
 }
@@ -55,35 +56,47 @@ func Functions() map[string]function.Function {
 func listFuncs() map[string]function.Function {
 	return map[string]function.Function{
 		"alltrue": boolFold(true), "anytrue": boolFold(false),
-		"sum": numbersFunc(func(xs []float64) float64 {
-			s := 0.0
-			for _, x := range xs {
-				s += x
-			}
-			return s
-		}),
-		"mean": numbersFunc(func(xs []float64) float64 {
-			if len(xs) == 0 {
-				return math.NaN()
-			}
-			s := 0.0
-			for _, x := range xs {
-				s += x
-			}
-			return s / float64(len(xs))
-		}),
-		"median": numbersFunc(func(xs []float64) float64 {
-			if len(xs) == 0 {
-				return math.NaN()
-			}
-			s := append([]float64(nil), xs...)
-			sort.Float64s(s)
-			if len(s)%2 == 1 {
-				return s[len(s)/2]
-			}
-			return (s[len(s)/2-1] + s[len(s)/2]) / 2
-		}),
+		"sum": numbersFunc(sumOf), "mean": numbersFunc(meanOf), "median": numbersFunc(medianOf),
 	}
+}
+
+// listFolds are listFuncs' implementations over the unmarked elements of
+// their list: what each function's Impl computes.
+func listFolds() map[string]func([]cty.Value) cty.Value {
+	return map[string]func([]cty.Value) cty.Value{
+		"alltrue": func(e []cty.Value) cty.Value { return foldBools(true, e) },
+		"anytrue": func(e []cty.Value) cty.Value { return foldBools(false, e) },
+		"sum":     func(e []cty.Value) cty.Value { return foldNumbers(sumOf, e) },
+		"mean":    func(e []cty.Value) cty.Value { return foldNumbers(meanOf, e) },
+		"median":  func(e []cty.Value) cty.Value { return foldNumbers(medianOf, e) },
+	}
+}
+
+func sumOf(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+func meanOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	return sumOf(xs) / float64(len(xs))
+}
+
+func medianOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func makeToFunc(want cty.Type) function.Function {
@@ -171,20 +184,7 @@ func boolFold(all bool) function.Function {
 		Params: []function.Parameter{{Name: "list", Type: cty.List(cty.Bool)}},
 		Type:   function.StaticReturnType(cty.Bool),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			for it := args[0].ElementIterator(); it.Next(); {
-				_, v := it.Element()
-				if !v.IsKnown() {
-					return cty.UnknownVal(cty.Bool), nil
-				}
-				b := !v.IsNull() && v.True()
-				if all && !b {
-					return cty.False, nil
-				}
-				if !all && b {
-					return cty.True, nil
-				}
-			}
-			return cty.BoolVal(all), nil
+			return foldBools(all, listElems(args[0])), nil
 		},
 	})
 }
@@ -194,23 +194,7 @@ func numbersFunc(f func([]float64) float64) function.Function {
 		Params: []function.Parameter{{Name: "list", Type: cty.List(cty.Number)}},
 		Type:   function.StaticReturnType(cty.Number),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			var xs []float64
-			for it := args[0].ElementIterator(); it.Next(); {
-				_, v := it.Element()
-				if !v.IsKnown() {
-					return cty.UnknownVal(cty.Number), nil
-				}
-				if v.IsNull() {
-					continue
-				}
-				x, _ := v.AsBigFloat().Float64()
-				xs = append(xs, x)
-			}
-			r := f(xs)
-			if math.IsNaN(r) {
-				return cty.NullVal(cty.Number), nil
-			}
-			return cty.NumberFloatVal(r), nil
+			return foldNumbers(f, listElems(args[0])), nil
 		},
 	})
 }

@@ -24,7 +24,15 @@ import (
 // argument error: the diagnostic's summary, detail and ranges are the
 // ones hcl gives for a failed conversion (only its FunctionCallDiagExtra
 // then also carries the error).
-func listArg(f function.Function) function.Function {
+//
+// fold, when not nil, is what f's Impl computes from the elements of its
+// list: for a tuple listArg takes directly none of whose elements is
+// marked, listArg gives fold's value without making the list and without
+// f.Call, whose marks handling walks the list (an allocation or more per
+// element) to find none. That is f.Call's value: the list is known, not
+// null, of f's parameter type and has no marks, so f.Call comes to f's
+// Impl.
+func listArg(f function.Function, fold func([]cty.Value) cty.Value) function.Function {
 	params := f.Params()
 	if len(params) != 1 || f.VarParam() != nil {
 		panic("listArg: not a function of one parameter")
@@ -61,6 +69,11 @@ func listArg(f function.Function) function.Function {
 			return f.ReturnTypeForValues(conv)
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if fold != nil && direct(args[0], ety) {
+				if elems := listElems(args[0]); !anyMarked(elems) {
+					return fold(elems), nil
+				}
+			}
 			conv, err := arg(args)
 			if err != nil {
 				return cty.NilVal, err
@@ -77,12 +90,16 @@ func toList(v cty.Value, want, ety cty.Type) (cty.Value, error) {
 	if !direct(v, ety) {
 		return convert.Convert(v, want)
 	}
-	elems := make([]cty.Value, 0, v.LengthInt())
-	for it := v.ElementIterator(); it.Next(); {
-		_, e := it.Element()
-		elems = append(elems, e)
+	return cty.ListVal(listElems(v)), nil
+}
+
+func anyMarked(vs []cty.Value) bool {
+	for _, v := range vs {
+		if v.IsMarked() {
+			return true
+		}
 	}
-	return cty.ListVal(elems), nil
+	return false
 }
 
 // direct reports whether v is a known, non-null, unmarked, non-empty tuple

@@ -158,7 +158,7 @@ func TestListArgRefusesOtherFunctions(t *testing.T) {
 					t.Errorf("%s: listArg accepted it", name)
 				}
 			}()
-			listArg(f)
+			listArg(f, nil)
 		}()
 	}
 }
