@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/provadev/prova/engine/eval"
 	"github.com/provadev/prova/engine/module"
 )
 
@@ -96,7 +97,7 @@ func missing(name string, near hcl.Range) *hcl.Diagnostic {
 // evalOne evaluates one check.
 func evalOne(s source, ectx *hcl.EvalContext) (result, bool, hcl.Diagnostics) {
 	r := result{name: s.name, cond: s.cond, ectx: ectx}
-	cond, diags := s.cond.Value(ectx)
+	cond, diags := eval.Value(s.cond, ectx)
 	if diags.HasErrors() {
 		return r, true, diags
 	}
@@ -118,7 +119,7 @@ func evalOne(s source, ectx *hcl.EvalContext) (result, bool, hcl.Diagnostics) {
 	r.ok = b.True()
 
 	known := true
-	msg, d := s.msg.Value(ectx)
+	msg, d := eval.Value(s.msg, ectx)
 	diags = append(diags, d...)
 	switch {
 	case d.HasErrors():
@@ -142,7 +143,7 @@ func evalOne(s source, ectx *hcl.EvalContext) (result, bool, hcl.Diagnostics) {
 		if v.expr == nil {
 			continue
 		}
-		val, d := v.expr.Value(ectx)
+		val, d := eval.Value(v.expr, ectx)
 		diags = append(diags, d...)
 		if !val.IsWhollyKnown() {
 			known = false
