@@ -266,9 +266,12 @@ func (r *Runner) judge(se *stepEval, o outcome, host string) outcome {
 	return o
 }
 
-// condition evaluates a boolean meta-argument.
+// condition evaluates a boolean meta-argument (failed_when, changed_when,
+// until): with eval.Value, which gives hcl's value and diagnostics and
+// evaluates a for expression over a result's elements once per distinct
+// input.
 func condition(e hcl.Expression, ctx *hcl.EvalContext, what string) (bool, hcl.Diagnostics) {
-	v, diags := e.Value(ctx)
+	v, diags := eval.Value(e, ctx)
 	return checkCondition(v, diags, e, ctx, what)
 }
 

@@ -52,14 +52,16 @@ func compileTop(e hclsyntax.Expression) topNode {
 		if e.ExpandFinal {
 			return nil
 		}
-		c := &callNode{expr: e, args: make([]topNode, len(e.Args))}
-		any := false
+		var c *callNode // made at the first fast argument: most calls have none
 		for i, a := range e.Args {
-			if c.args[i] = compileTop(a); c.args[i] != nil {
-				any = true
+			if n := compileTop(a); n != nil {
+				if c == nil {
+					c = &callNode{expr: e, args: make([]topNode, len(e.Args))}
+				}
+				c.args[i] = n
 			}
 		}
-		if any {
+		if c != nil {
 			return c
 		}
 	case *hclsyntax.BinaryOpExpr:

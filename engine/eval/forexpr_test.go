@@ -419,3 +419,23 @@ func BenchmarkAllTrueOverPerHost(b *testing.B) {
 		})
 	}
 }
+
+// TestCompileTopOfOtherShapes: an expression with no for expression at
+// its top is hcl's alone, and looking costs no allocation (Value runs on
+// every host's conditions).
+func TestCompileTopOfOtherShapes(t *testing.T) {
+	for _, src := range []string{`step.x.rc == 0`, `contains(host.groups, "g01") && !false`, `length(keys(per_host.x)) > 0`,
+		`{for h, r in per_host.x : h => r.rc}`, `max([for r in per_host.x : r.rc]...)`, `"${upper(host.name)}"`} {
+		expr, diags := hclsyntax.ParseExpression([]byte(src), "t.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		syn := expr.(hclsyntax.Expression)
+		if n := compileTop(syn); n != nil {
+			t.Errorf("%s: compiled, want hcl's", src)
+		}
+		if a := testing.AllocsPerRun(100, func() { compileTop(syn) }); a != 0 {
+			t.Errorf("%s: %v allocations to look", src, a)
+		}
+	}
+}
