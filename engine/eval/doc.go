@@ -30,7 +30,13 @@
 // made by a function) by kind, an inventory host's as a byte in its
 // step's table, and makes its value only when an expression first reads
 // that step; each step's results have their own lock. True reads a known
-// bool without cty's Equals.
+// bool without cty's Equals. Value evaluates an expression with a tuple
+// for expression at its top (alltrue([for h, r in per_host.x : r.rc ==
+// 0]) and the like, through calls, operations and parentheses) with its
+// body once per distinct value of the iteration variables' traversals it
+// reads, handing anything else, and any diagnostic, back to hcl: the
+// value and diagnostics are always hcl's. alltrue, anytrue, sum, mean and
+// median fold a tuple's elements without cty's per-element index numbers.
 //
 // It does not run anything and does not decide step order (engine/program).
 // During plan, results of steps are unknown values of the right type, so
