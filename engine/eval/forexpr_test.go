@@ -301,7 +301,7 @@ func checkCase(t *testing.T, src string, ctx *hcl.EvalContext) bool {
 		t.Fatalf("%s:\nValue gives %v\n    hcl gives %v", src, gotDiags, wantDiags)
 	}
 	fast := false
-	if n := compileTop(expr.(hclsyntax.Expression)); n != nil {
+	if n := compileTop(expr); n != nil {
 		_, fast = n.value(ctx)
 	}
 	if fast && len(wantDiags) > 0 {
@@ -430,7 +430,7 @@ func TestCompileTopOfOtherShapes(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		syn := expr.(hclsyntax.Expression)
+		syn := expr
 		if n := compileTop(syn); n != nil {
 			t.Errorf("%s: compiled, want hcl's", src)
 		}
