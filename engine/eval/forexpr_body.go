@@ -39,7 +39,10 @@ func compileBody(e hclsyntax.Expression, keyVar, valVar string) *bodyExpr {
 		if root != valVar && (keyVar == "" || root != keyVar) {
 			continue
 		}
-		b.trs = append(b.trs, varTraversal{key: keyVar != "" && root == keyVar, rel: tr.SimpleSplit().Rel})
+		// [for r, r in ...] is valid: hcl sets the key, then the value, so r
+		// is the value.
+		key := keyVar != "" && root == keyVar && keyVar != valVar
+		b.trs = append(b.trs, varTraversal{key: key, rel: tr.SimpleSplit().Rel})
 	}
 	if st, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && len(b.trs) == 1 && len(st.Traversal) == len(b.trs[0].rel)+1 {
 		b.direct = true

@@ -200,7 +200,7 @@ func genBody(c chooser, depth int) string {
 
 func genFor(c chooser) string {
 	coll := []string{"per_host.x", "per_host.y", "coll", "o"}[c.IntN(4)]
-	vars := []string{"h, r", "h, r", "r"}[c.IntN(3)]
+	vars := []string{"h, r", "h, r", "r", "r, r", "h, h"}[c.IntN(5)]
 	s := "[for " + vars + " in " + coll + " : " + genBody(c, 3)
 	if c.IntN(3) == 0 {
 		s += " if " + genBody(c, 2)
