@@ -113,3 +113,106 @@ step "cmd" "a" {
 		t.Errorf("%d commands, want %d", n, 3*len(hosts))
 	}
 }
+
+// counts returns started and running under the lock.
+func (w *forkWorkers) counts() (started, running int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.started, w.running
+}
+
+// The workers of one fan-out take the next one's hosts: a run's steps
+// do not start a goroutine per host per step. Every host is still run
+// once per fan-out, at most forks at a time.
+func TestFanOutKeepsItsWorkersForTheNext(t *testing.T) {
+	var w forkWorkers
+	defer w.stop()
+	for round, n := range []int{8, 8, 3, 8, 5} {
+		var mu sync.Mutex
+		seen := map[string]int{}
+		running, most := 0, 0
+		w.fanOut(context.Background(), hostNames(n), 8, func(_ context.Context, h string) {
+			mu.Lock()
+			seen[h]++
+			running++
+			most = max(most, running)
+			mu.Unlock()
+			runtime.Gosched()
+			mu.Lock()
+			running--
+			mu.Unlock()
+		})
+		if len(seen) != n {
+			t.Errorf("round %d: %d hosts run, want %d", round, len(seen), n)
+		}
+		for h, c := range seen {
+			if c != 1 {
+				t.Errorf("round %d: %s run %d times", round, h, c)
+			}
+		}
+		if most > 8 {
+			t.Errorf("round %d: %d hosts at once, forks = 8", round, most)
+		}
+		if started, _ := w.counts(); started != 8 {
+			t.Errorf("round %d: %d workers started in all, want the first round's 8 kept", round, started)
+		}
+	}
+}
+
+// More hosts than forks: forks workers, each taking hosts in turn.
+func TestFanOutBoundsItsWorkers(t *testing.T) {
+	var w forkWorkers
+	defer w.stop()
+	var mu sync.Mutex
+	n := 0
+	for range 3 {
+		w.fanOut(context.Background(), hostNames(50), 4, func(context.Context, string) {
+			mu.Lock()
+			n++
+			mu.Unlock()
+		})
+	}
+	if n != 150 {
+		t.Errorf("%d host calls, want 150", n)
+	}
+	if started, _ := w.counts(); started != 4 {
+		t.Errorf("%d workers started, want 4", started)
+	}
+}
+
+// stop lets the kept workers go, and a fan-out after it starts new ones.
+func TestFanOutStopLetsWorkersGo(t *testing.T) {
+	var w forkWorkers
+	w.fanOut(context.Background(), hostNames(6), 6, func(context.Context, string) {})
+	w.stop()
+	waitNoWorkers(t, &w)
+	calls := 0
+	var mu sync.Mutex
+	w.fanOut(context.Background(), hostNames(6), 6, func(context.Context, string) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+	})
+	if started, _ := w.counts(); calls != 6 || started != 12 {
+		t.Errorf("after stop: %d calls, %d workers started in all; want 6 and 12", calls, started)
+	}
+	w.stop()
+	waitNoWorkers(t, &w)
+}
+
+// waitNoWorkers waits for every worker to have ended: a liveness guard of
+// a minute, not a timing.
+func waitNoWorkers(t *testing.T, w *forkWorkers) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, running := w.counts()
+		if running == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d fork workers still running after stop", running)
+		}
+		runtime.Gosched()
+	}
+}
