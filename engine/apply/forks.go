@@ -180,10 +180,3 @@ func sleep(ctx context.Context, d time.Duration) bool {
 		return true
 	}
 }
-
-// fanOut runs one fan-out on workers of its own.
-func fanOut(ctx context.Context, hosts []string, forks int, f func(ctx context.Context, host string)) {
-	var w forkWorkers
-	defer w.stop()
-	w.fanOut(ctx, hosts, forks, f)
-}

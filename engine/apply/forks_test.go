@@ -200,6 +200,28 @@ func TestFanOutStopLetsWorkersGo(t *testing.T) {
 	waitNoWorkers(t, &w)
 }
 
+// A run lets its workers go when it ends, whether it succeeded or was
+// interrupted.
+func TestRunLeavesNoForkWorkers(t *testing.T) {
+	for _, cancelled := range []bool{false, true} {
+		s := newRun(t, `
+step "cmd" "a" { command = "true" }
+step "cmd" "b" { command = "true" }`, hostNames(5), ModeApply)
+		ctx, cancel := context.WithCancel(context.Background())
+		if cancelled {
+			s.fleet.hook = func(string, string) { cancel() }
+		}
+		if _, err := s.r.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		if started, _ := s.r.workers.counts(); started == 0 {
+			t.Errorf("cancelled=%v: no worker started", cancelled)
+		}
+		waitNoWorkers(t, &s.r.workers)
+	}
+}
+
 // waitNoWorkers waits for every worker to have ended: a liveness guard of
 // a minute, not a timing.
 func waitNoWorkers(t *testing.T, w *forkWorkers) {

@@ -72,7 +72,7 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (stop, [
 	start := time.Now()
 	var mu sync.Mutex
 	unfinished := map[string]bool{}
-	fanOut(ctx, orderedHosts(r.inv.Names(), union), r.opts.Forks, func(ctx context.Context, h string) {
+	r.workers.fanOut(ctx, orderedHosts(r.inv.Names(), union), r.opts.Forks, func(ctx context.Context, h string) {
 		for i, s := range steps {
 			if !hostSets[i][h] {
 				continue

@@ -65,6 +65,8 @@ type Runner struct {
 	lockErr error
 
 	beats beatClocks // the heartbeats of the attempts running
+
+	workers forkWorkers // the fan-outs' goroutines, kept from step to step
 }
 
 // New prepares a run. The scope must have its locals set.
@@ -102,6 +104,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		Hosts: r.inv.Names(), Steps: stepIDs, Time: start, FailRule: FailRule()})
 
 	defer r.releaseLock()
+	defer r.workers.stop()
 	out := &Outcome{}
 	var halfDone []string
 	var abort stop
@@ -308,7 +311,7 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (stop, bool, hcl.
 		} else {
 			var mu sync.Mutex
 			se := r.stepEval(s) // once per step, not under a lock per host-step
-			fanOut(ctx, batch, r.opts.Forks, func(ctx context.Context, h string) {
+			r.workers.fanOut(ctx, batch, r.opts.Forks, func(ctx context.Context, h string) {
 				if r.halted().stops() {
 					return
 				}
