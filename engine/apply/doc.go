@@ -15,7 +15,8 @@
 //     and failed_when, serial batches, run_once, and become.
 //
 // Steps run in the Program's order. Within a step, hosts run concurrently
-// on at most Forks workers. What does not depend on the host (the module
+// on at most Forks workers, the same goroutines from one step to the next
+// (forkWorkers). What does not depend on the host (the module
 // arguments, when, the shared evaluation context) is evaluated once per
 // step; a when that does is evaluated once per distinct value of what it
 // reads (stepEval). A command's output reaches the observers as one Output
