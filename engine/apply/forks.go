@@ -105,6 +105,7 @@ func (w *forkWorkers) worker(p *forkPool, jobs chan *forkPool, done chan struct{
 		}
 		w.mu.Unlock()
 		p.wg.Done()
+		p = nil // an idle worker keeps nothing of the last step alive
 		if !stay {
 			return
 		}
