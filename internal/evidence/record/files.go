@@ -1,25 +1,22 @@
 package record
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/provadev/prova/engine/event"
 )
 
-// snapshot encodes the record as it stands.
-func (w *Writer) snapshot() []byte {
-	b, err := w.encode()
-	if err != nil {
-		w.fail(err)
-	}
-	return b
-}
-
-// encode encodes the record as it stands.
-func (b *builder) encode() ([]byte, error) {
-	rec := b.rec
+// writeRunFile replaces run.json with the record as it stands, encoded
+// straight into the temporary file (writeRunJSON) rather than into memory
+// first. An encoding error is the record's error too (w.fail), as a write
+// error is.
+func (w *Writer) writeRunFile() error {
+	rec := w.rec
 	if rec.Steps == nil {
 		rec.Steps = []Step{}
 	}
@@ -29,20 +26,26 @@ func (b *builder) encode() ([]byte, error) {
 	if rec.Tallies == nil {
 		rec.Tallies = map[string]event.Tally{}
 	}
-	// No indentation: at 1,000 nodes it was a third of run.json (jq .
-	// run.json prints it indented). The bytes are encoding/json's
-	// (appendRunJSON says how and why not through it).
-	out, err := appendRunJSON(nil, &rec)
-	if err != nil {
-		// Results come from JSON, so this should not happen; keep the error.
-		return nil, fmt.Errorf("encode %s: %w", runFile, err)
+	var encErr error
+	err := writeFileWith(w.dir, runFile, true, func(out io.Writer) error {
+		// No indentation: at 1,000 nodes it was a third of run.json (jq .
+		// run.json prints it indented). The bytes are encoding/json's
+		// (appendRunJSON says how and why not through it).
+		if err := writeRunJSON(out, &rec); err != nil {
+			if !errors.As(err, new(fileError)) {
+				// Results come from JSON, so this should not happen; keep the error.
+				encErr = fmt.Errorf("encode %s: %w", runFile, err)
+				return encErr
+			}
+			return err
+		}
+		return nil
+	})
+	if encErr != nil {
+		w.fail(encErr)
 	}
-	return out, nil
+	return err
 }
-
-// writeAtomic replaces dir/name with data through a temporary file, so a
-// reader never sees a half-written file.
-func writeAtomic(dir, name string, data []byte) error { return writeFile(dir, name, data, true) }
 
 // writeFile writes dir/name through a temporary file renamed over it,
 // syncing it first when sync is set (run.json; raw blobs are not synced
@@ -52,12 +55,27 @@ func writeFile(dir, name string, data []byte, sync bool) error {
 	if data == nil {
 		return fmt.Errorf("write %s: nothing to write", name)
 	}
+	return writeFileWith(dir, name, sync, func(out io.Writer) error {
+		_, err := out.Write(data)
+		return err
+	})
+}
+
+// writeFileWith is writeFile with the content written by encode, through
+// a buffer, into the temporary file: nothing is renamed over dir/name
+// unless encode, the writes, the flush and (with sync) the fsync all
+// succeeded.
+func writeFileWith(dir, name string, sync bool, encode func(io.Writer) error) error {
 	f, err := os.CreateTemp(dir, "."+name+".*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	bw := bufio.NewWriterSize(markedWriter{f}, 64<<10)
+	err = encode(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil && sync {
 		err = f.Sync()
 	}
@@ -73,3 +91,21 @@ func writeFile(dir, name string, data []byte, sync bool) error {
 	}
 	return nil
 }
+
+// markedWriter marks its file's write errors as fileError, so that the
+// encoder's own errors can be told from the disk's.
+type markedWriter struct{ f *os.File }
+
+func (m markedWriter) Write(p []byte) (int, error) {
+	n, err := m.f.Write(p)
+	if err != nil {
+		err = fileError{err}
+	}
+	return n, err
+}
+
+// fileError is an error writing the file, unchanged in its text.
+type fileError struct{ err error }
+
+func (e fileError) Error() string { return e.err.Error() }
+func (e fileError) Unwrap() error { return e.err }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/provadev/prova/engine/event"
@@ -44,25 +45,54 @@ type recordTail struct {
 
 // appendRunJSON appends rec's run.json, with its final newline.
 func appendRunJSON(b []byte, rec *Record) ([]byte, error) {
+	buf := bytes.NewBuffer(b)
+	err := writeRunJSON(buf, rec)
+	return buf.Bytes(), err
+}
+
+// writeRunJSON writes rec's run.json, with its final newline, to out one
+// step at a time: what it holds besides the record is one step's
+// encoding, not the whole file (at 200 hosts x 10 steps run.json is
+// about 1 MB, built whole in memory at Close before the sixth round's
+// seventh pass). The bytes are appendRunJSON's, which is this function
+// writing into memory. An error leaves out with a part of the file.
+func writeRunJSON(out io.Writer, rec *Record) error {
 	head, err := plainJSON(recordHead{Version: rec.Version, Meta: rec.Meta, Status: rec.Status,
 		Finished: rec.Finished, DurationS: rec.DurationS, Aborted: rec.Aborted, Tallies: rec.Tallies})
 	if err != nil {
-		return b, err
+		return err
 	}
 	tail, err := plainJSON(recordTail{Assertions: rec.Assertions, Dropped: rec.Dropped, Warnings: rec.Warnings,
 		PlannedSteps: rec.PlannedSteps, Incomplete: rec.Incomplete, IncompleteReason: rec.IncompleteReason})
 	if err != nil {
-		return b, err
+		return err
 	}
 	// Both are objects with at least one member ("version", "assertions").
-	b = append(b, head[:len(head)-1]...)
-	b = append(b, `,"steps":`...)
-	if b, err = appendSteps(b, rec.Steps); err != nil {
-		return b, err
+	b := append(head[:len(head)-1], `,"steps":`...)
+	if rec.Steps == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		var keys []string
+		for i := range rec.Steps {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, keys, err = appendStep(b, &rec.Steps[i], keys); err != nil {
+				return err
+			}
+			if _, err := out.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+		b = append(b, ']')
 	}
 	b = append(b, ',')
 	b = append(b, tail[1:]...)
-	return append(b, '\n'), nil
+	b = append(b, '\n')
+	_, err = out.Write(b)
+	return err
 }
 
 // plainJSON is v as encoding/json encodes it with HTML escaping off,
@@ -77,74 +107,64 @@ func plainJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-func appendSteps(b []byte, steps []Step) ([]byte, error) {
-	if steps == nil {
-		return append(b, "null"...), nil
+// appendStep appends one step's encoding; keys is a buffer for its host
+// names, returned for the next step.
+func appendStep(b []byte, st *Step, keys []string) ([]byte, []string, error) {
+	b = append(b, `{"step":`...)
+	b = wire.AppendString(b, st.Step)
+	if st.Module != "" {
+		b = append(b, `,"module":`...)
+		b = wire.AppendString(b, st.Module)
 	}
-	b = append(b, '[')
-	var keys []string
-	for i := range steps {
-		if i > 0 {
-			b = append(b, ',')
+	if st.Name != "" {
+		b = append(b, `,"name":`...)
+		b = wire.AppendString(b, st.Name)
+	}
+	if st.Finished {
+		b = append(b, `,"finished":true`...)
+	} else {
+		b = append(b, `,"finished":false`...)
+	}
+	if st.DurationS != 0 {
+		b = append(b, `,"duration_s":`...)
+		var ok bool
+		if b, ok = wire.AppendFloat(b, st.DurationS); !ok {
+			return b, keys, fmt.Errorf("step %s: duration %v is not a JSON number", st.Step, st.DurationS)
 		}
-		st := &steps[i]
-		b = append(b, `{"step":`...)
-		b = wire.AppendString(b, st.Step)
-		if st.Module != "" {
-			b = append(b, `,"module":`...)
-			b = wire.AppendString(b, st.Module)
-		}
-		if st.Name != "" {
-			b = append(b, `,"name":`...)
-			b = wire.AppendString(b, st.Name)
-		}
-		if st.Finished {
-			b = append(b, `,"finished":true`...)
-		} else {
-			b = append(b, `,"finished":false`...)
-		}
-		if st.DurationS != 0 {
-			b = append(b, `,"duration_s":`...)
+	}
+	b = append(b, `,"hosts":`...)
+	if st.Hosts == nil {
+		b = append(b, "null"...)
+	} else {
+		keys = appendSortedKeys(keys, st.Hosts)
+		b = append(b, '{')
+		for j, k := range keys {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = wire.AppendString(b, k)
+			b = append(b, ':')
+			hr := st.Hosts[k]
+			mark := len(b)
 			var ok bool
-			if b, ok = wire.AppendFloat(b, st.DurationS); !ok {
-				return b, fmt.Errorf("step %s: duration %v is not a JSON number", st.Step, st.DurationS)
-			}
-		}
-		b = append(b, `,"hosts":`...)
-		if st.Hosts == nil {
-			b = append(b, "null"...)
-		} else {
-			keys = appendSortedKeys(keys, st.Hosts)
-			b = append(b, '{')
-			for j, k := range keys {
-				if j > 0 {
-					b = append(b, ',')
+			if b, ok = appendHostResult(b, &hr); !ok {
+				// checks, diagnostics, an unusual result: encoding/json.
+				js, err := plainJSON(hr)
+				if err != nil {
+					return b, keys, err
 				}
-				b = wire.AppendString(b, k)
-				b = append(b, ':')
-				hr := st.Hosts[k]
-				mark := len(b)
-				var ok bool
-				if b, ok = appendHostResult(b, &hr); !ok {
-					// checks, diagnostics, an unusual result: encoding/json.
-					js, err := plainJSON(hr)
-					if err != nil {
-						return b, err
-					}
-					b = append(b[:mark], js...)
-				}
+				b = append(b[:mark], js...)
 			}
-			b = append(b, '}')
-		}
-		if len(st.Plans) > 0 {
-			js, err := plainJSON(st.Plans)
-			if err != nil {
-				return b, err
-			}
-			b = append(b, `,"plans":`...)
-			b = append(b, js...)
 		}
 		b = append(b, '}')
 	}
-	return append(b, ']'), nil
+	if len(st.Plans) > 0 {
+		js, err := plainJSON(st.Plans)
+		if err != nil {
+			return b, keys, err
+		}
+		b = append(b, `,"plans":`...)
+		b = append(b, js...)
+	}
+	return append(b, '}'), keys, nil
 }

@@ -114,7 +114,7 @@ func TestRecordHeadAndTailCoverRecord(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("recordHead + Steps + recordTail:\n%q\nRecord:\n%q", got, want)
 	}
-	// appendSteps writes Step's members by hand.
+	// appendStep writes Step's members by hand.
 	var members []string
 	st := reflect.TypeFor[Step]()
 	for i := range st.NumField() {
@@ -123,7 +123,7 @@ func TestRecordHeadAndTailCoverRecord(t *testing.T) {
 	wantStep := []string{`Step json:"step"`, `Module json:"module,omitempty"`, `Name json:"name,omitempty"`,
 		`Finished json:"finished"`, `DurationS json:"duration_s,omitempty"`, `Hosts json:"hosts"`, `Plans json:"plans,omitempty"`}
 	if !reflect.DeepEqual(members, wantStep) {
-		t.Errorf("Step's members changed: update appendSteps\n%q", members)
+		t.Errorf("Step's members changed: update appendStep\n%q", members)
 	}
 }
 

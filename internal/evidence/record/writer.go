@@ -75,7 +75,7 @@ func Create(root string, meta Meta, r *redact.Redactor) (*Writer, error) {
 		builder: newBuilder(r, Record{Version: Version, Meta: meta, Status: StatusRunning}),
 		store:   newBlobStore(),
 	}
-	if err := writeAtomic(dir, runFile, w.snapshot()); err != nil {
+	if err := w.writeRunFile(); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("create run record: %w", err)
 	}
@@ -241,7 +241,7 @@ func (w *Writer) Close(status string) error {
 	}
 	w.finish(status)
 	errs := []error{w.err}
-	if err := writeAtomic(w.dir, runFile, w.snapshot()); err != nil {
+	if err := w.writeRunFile(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := w.events.Sync(); err != nil {
