@@ -26,6 +26,7 @@ const (
 // function that ends and writes it. A file that cannot be created is an
 // error: the caller asked for a profile and would otherwise not get one.
 func startProfiles(getenv func(string) string) (stop func() error, err error) {
+	setHeapSampling(getenv)
 	var stops []func() error
 	stop = func() error {
 		var first error
@@ -80,4 +81,17 @@ func startProfiles(getenv func(string) string) (stop func() error, err error) {
 		})
 	}
 	return stop, nil
+}
+
+// setHeapSampling turns the runtime's heap profiling off unless
+// PROVA_MEMPROFILE asks for a heap profile. Linking runtime/pprof (for the
+// profiles above) keeps it on at one sample per 512 KiB allocated, and its
+// bucket table and buckets were about 1 MiB of a 200-host apply's peak
+// resident set (docs/performance.md, "Peak RSS (seventh round)"), for a
+// profile nothing reads. Set at the start of main, as runtime.MemProfileRate
+// asks: the package initialisers' allocations may have been sampled already.
+func setHeapSampling(getenv func(string) string) {
+	if getenv(envMemProfile) == "" {
+		runtime.MemProfileRate = 0
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -111,5 +112,23 @@ func TestMemStatsKeepsThePeak(t *testing.T) {
 	bad := &memPeak{statm: filepath.Join(t.TempDir(), "none")}
 	if _, err := bad.resident(); err == nil {
 		t.Error("an unreadable statm must be an error")
+	}
+}
+
+func TestHeapSamplingOnlyForAHeapProfile(t *testing.T) {
+	defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+	runtime.MemProfileRate = 512 * 1024
+	setHeapSampling(func(k string) string {
+		if k == envMemProfile {
+			return "mem.out"
+		}
+		return ""
+	})
+	if runtime.MemProfileRate != 512*1024 {
+		t.Fatalf("PROVA_MEMPROFILE set: MemProfileRate %d, want the default kept", runtime.MemProfileRate)
+	}
+	setHeapSampling(func(string) string { return "" })
+	if runtime.MemProfileRate != 0 {
+		t.Fatalf("PROVA_MEMPROFILE unset: MemProfileRate %d, want 0", runtime.MemProfileRate)
 	}
 }
