@@ -3,7 +3,10 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,3 +187,60 @@ func BenchmarkRunJSON(b *testing.B) {
 		}
 	})
 }
+
+// writeRunFile's encoder fails after writing part of run.json: the old
+// run.json stays whole, no temporary file is left, and the record's error
+// names the encoding.
+func TestRunFileEncodeErrorKeepsTheOldFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeFile(dir, runFile, []byte("{\"old\":true}\n"), true); err != nil {
+		t.Fatal(err)
+	}
+	var nan float64
+	nan = nan / nan
+	w := &Writer{dir: dir, builder: newBuilder(nil, Record{Version: Version,
+		Steps: []Step{{Step: "ok", Finished: true}, {Step: "bad", DurationS: nan}}})}
+	if err := w.writeRunFile(); err == nil {
+		t.Fatal("a NaN duration was written")
+	}
+	if w.err == nil || !strings.Contains(w.err.Error(), "encode run.json") {
+		t.Errorf("record error %v: want the encoding's", w.err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, runFile))
+	if err != nil || string(b) != "{\"old\":true}\n" {
+		t.Errorf("run.json %q, %v: want the old file", b, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files left in the record, want run.json alone", len(ents))
+	}
+}
+
+// writeRunJSON writes a step at a time (not the whole file in one write),
+// and its bytes are appendRunJSON's.
+func TestWriteRunJSONStreamsSteps(t *testing.T) {
+	rec := Record{Version: Version, Status: "ok", Tallies: map[string]event.Tally{}, Assertions: []Assertion{}}
+	for _, s := range []string{"a", "b", "c"} {
+		rec.Steps = append(rec.Steps, Step{Step: s, Finished: true, Hosts: map[string]HostResult{"n1": {Status: "ok"}}})
+	}
+	var cw countingWriter
+	if err := writeRunJSON(&cw, &rec); err != nil {
+		t.Fatal(err)
+	}
+	want, err := appendRunJSON(nil, &rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(cw.buf.Bytes(), want) {
+		t.Errorf("streamed:\n%s\nappended:\n%s", cw.buf.Bytes(), want)
+	}
+	if cw.writes != len(rec.Steps)+1 {
+		t.Errorf("%d writes, want one per step and one for the tail", cw.writes)
+	}
+}
+
+type countingWriter struct {
+	buf    bytes.Buffer
+	writes int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.writes++; return c.buf.Write(p) }
