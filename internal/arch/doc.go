@@ -11,6 +11,8 @@
 //	parse/  inventory/  lab/   plain libraries and the simulated cluster
 //	                           (lab/sshserve: the SSH server the lab and the
 //	                           test kits share, a leaf)
+//	internal/lazyre            regexps compiled on first use, a leaf that
+//	                           parse, inventory and evidence stand on
 //
 // internal/testkit holds test kits (imported only by tests) and bench/ the
 // benchmark programs (imported by nothing in the product).

@@ -3,14 +3,24 @@ package all_test
 import (
 	"testing"
 
+	"github.com/provadev/prova/internal/lazyre"
 	_ "github.com/provadev/prova/parse/all"
-	"github.com/provadev/prova/parse/internal/lazyre"
 )
 
+// compiledAtInit is read when this test package is initialised: after
+// the initialisers of every parser (and of everything this test binary
+// links), before any test runs.
+var compiledAtInit = lazyre.Compiled()
+
 // TestEveryParserExpressionCompiles compiles the regular expressions of
-// every parser, which are compiled on first use (parse/internal/lazyre):
-// a bad one fails here rather than in the first run that parses with it.
+// every parser, which are compiled on first use (internal/lazyre): a bad
+// one fails here rather than in the first run that parses with it. It
+// also checks that no package initialiser compiled one: start-up pays
+// for none.
 func TestEveryParserExpressionCompiles(t *testing.T) {
+	if compiledAtInit != 0 {
+		t.Errorf("%d regular expressions were compiled by package initialisers; want 0 (declare them with lazyre.New and use them in functions)", compiledAtInit)
+	}
 	if err := lazyre.CompileAll(); err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/provadev/prova/internal/lazyre"
 	"github.com/provadev/prova/parse"
-	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 

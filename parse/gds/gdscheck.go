@@ -3,8 +3,8 @@ package gds
 import (
 	"strings"
 
+	"github.com/provadev/prova/internal/lazyre"
 	"github.com/provadev/prova/parse"
-	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 

@@ -1,7 +1,7 @@
 package gds
 
 import (
-	"github.com/provadev/prova/parse/internal/lazyre"
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // notFoundRe matches the shell's complaints about a missing command:

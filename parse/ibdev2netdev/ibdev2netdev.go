@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/provadev/prova/internal/lazyre"
 	"github.com/provadev/prova/parse"
-	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/provadev/prova/parse/internal/lazyre"
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // noDeviceText reports whether line is one of libibverbs' "no device"

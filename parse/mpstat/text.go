@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/provadev/prova/internal/lazyre"
 	"github.com/provadev/prova/parse"
-	"github.com/provadev/prova/parse/internal/lazyre"
 	"github.com/provadev/prova/parse/text"
 )
 

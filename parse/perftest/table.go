@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/provadev/prova/parse/internal/lazyre"
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // column identifies one result table column.

@@ -1,6 +1,6 @@
 package text
 
-import "github.com/provadev/prova/parse/internal/lazyre"
+import "github.com/provadev/prova/internal/lazyre"
 
 // terminalLine matches what a terminal session adds around a tool's
 // output and no tool prova reads prints: sshd's login lines ("Last

@@ -7,9 +7,13 @@ import (
 )
 
 func TestCompiledOnFirstUseOnce(t *testing.T) {
+	before := Compiled()
 	r := New(`^(\w+)=(\d+)$`)
-	if r.re != nil {
+	if r.re != nil || Compiled() != before {
 		t.Fatal("compiled before first use")
+	}
+	if err := CompileAll(); err != nil || r.re != nil || Compiled() != before {
+		t.Fatalf("CompileAll: %v; it must check the expression, not keep it compiled", err)
 	}
 	var wg sync.WaitGroup
 	for range 8 {
@@ -23,6 +27,9 @@ func TestCompiledOnFirstUseOnce(t *testing.T) {
 	first := r.Regexp()
 	if r.Regexp() != first || !r.MatchString("b=3") || r.MatchString("b=x") {
 		t.Error("not one compiled expression matching as regexp does")
+	}
+	if n := Compiled() - before; n != 1 {
+		t.Errorf("Compiled went up by %d after nine uses from eight goroutines; want 1", n)
 	}
 	if r.String() != `^(\w+)=(\d+)$` {
 		t.Errorf("String: %q", r.String())
