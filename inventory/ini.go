@@ -8,9 +8,11 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/internal/lazyre"
 )
 
-var iniSection = lazyRegexp(`^\[([^:\]\s]+)(?::([A-Za-z0-9_]+))?\]\s*(?:[#;].*)?$`)
+var iniSection = lazyre.New(`^\[([^:\]\s]+)(?::([A-Za-z0-9_]+))?\]\s*(?:[#;].*)?$`)
 
 // iniParser fills a builder from an Ansible INI inventory.
 type iniParser struct {
@@ -92,7 +94,7 @@ func (p *iniParser) lineRange() hcl.Range {
 // section reads a section header and returns the group and state it opens.
 // On error, the following lines are skipped.
 func (p *iniParser) section(text string) (string, string) {
-	m := iniSection().FindStringSubmatch(text)
+	m := iniSection.FindStringSubmatch(text)
 	if m == nil {
 		p.b.errorf(p.lineRange(), "Invalid section header", "Expected [group], [group:vars] or [group:children], got %q.", text)
 		return "", "skip"
@@ -207,11 +209,11 @@ func (p *iniParser) varLine(group string) {
 
 // iniChild is a line of a [group:children] section (Ansible's groupname
 // pattern: a name, then an optional # comment).
-var iniChild = lazyRegexp(`^([^:\]\s]+)\s*(?:#.*)?$`)
+var iniChild = lazyre.New(`^([^:\]\s]+)\s*(?:#.*)?$`)
 
 func (p *iniParser) childLine(group string) {
 	text := strings.TrimSpace(p.line)
-	m := iniChild().FindStringSubmatch(text)
+	m := iniChild.FindStringSubmatch(text)
 	if m == nil {
 		p.b.errorf(p.lineRange(), "Invalid group name", "Expected a group name in [%s:children], got %q.", group, text)
 		return

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // Format is an inventory source format.
@@ -55,8 +57,8 @@ func Parse(filename string, src []byte) (*Inventory, hcl.Diagnostics) {
 }
 
 var (
-	hclStart  = lazyRegexp(`^(defaults\s*\{|gpfs_cluster\s*\{|(host|group)\s+")`)
-	yamlStart = lazyRegexp(`^(---|\{|[A-Za-z0-9_.-]+:\s*(#.*)?$)`)
+	hclStart  = lazyre.New(`^(defaults\s*\{|gpfs_cluster\s*\{|(host|group)\s+")`)
+	yamlStart = lazyre.New(`^(---|\{|[A-Za-z0-9_.-]+:\s*(#.*)?$)`)
 )
 
 // DetectFormat tells the format Parse would use for filename and src.
@@ -75,9 +77,9 @@ func DetectFormat(filename string, src []byte) Format {
 			continue
 		}
 		switch {
-		case hclStart().MatchString(line):
+		case hclStart.MatchString(line):
 			return FormatHCL
-		case yamlStart().MatchString(line):
+		case yamlStart.MatchString(line):
 			return FormatYAML
 		}
 		return FormatINI

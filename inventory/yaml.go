@@ -9,13 +9,15 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"gopkg.in/yaml.v3"
+
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // maxYAMLNodes bounds the values built from one YAML file, so that aliases
 // cannot blow up memory.
 const maxYAMLNodes = 1 << 18
 
-var yamlErrLine = lazyRegexp(`line (\d+)`)
+var yamlErrLine = lazyre.New(`line (\d+)`)
 
 // yamlParser fills a builder from an Ansible YAML inventory.
 type yamlParser struct {
@@ -58,7 +60,7 @@ func parseYAMLInto(b *builder, filename string, src []byte) bool {
 	var doc yaml.Node
 	if err := unmarshalYAML(src, &doc); err != nil {
 		line := 1
-		if m := yamlErrLine().FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
 		p.b.errorf(p.lineRange(line), "Invalid YAML", "%s.", err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // Ansible reads YAML with PyYAML, which resolves plain scalars by the YAML
@@ -15,9 +17,9 @@ import (
 // the base-60 integer 750. These are PyYAML's resolver patterns
 // (yaml/resolver.py).
 var (
-	yaml11Bool  = lazyRegexp(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
-	yaml11Int   = lazyRegexp(`^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`)
-	yaml11Float = lazyRegexp(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*)$`)
+	yaml11Bool  = lazyre.New(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
+	yaml11Int   = lazyre.New(`^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`)
+	yaml11Float = lazyre.New(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*)$`)
 )
 
 // yaml11Scalar is a plain YAML scalar as PyYAML constructs it. Infinity
@@ -27,7 +29,7 @@ func yaml11Scalar(s string) cty.Value {
 	switch {
 	case s == "" || s == "~" || s == "null" || s == "Null" || s == "NULL":
 		return cty.NullVal(cty.DynamicPseudoType)
-	case yaml11Bool().MatchString(s):
+	case yaml11Bool.MatchString(s):
 		switch s[0] {
 		case 'y', 'Y', 't', 'T':
 			return cty.True
@@ -37,11 +39,11 @@ func yaml11Scalar(s string) cty.Value {
 			}
 		}
 		return cty.False
-	case yaml11Int().MatchString(s) && len(s) <= 4096:
+	case yaml11Int.MatchString(s) && len(s) <= 4096:
 		if v, ok := yaml11IntVal(s); ok {
 			return v
 		}
-	case yaml11Float().MatchString(s) && len(s) <= 4096:
+	case yaml11Float.MatchString(s) && len(s) <= 4096:
 		if v, ok := yaml11FloatVal(s); ok {
 			return v
 		}
