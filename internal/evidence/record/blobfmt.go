@@ -6,11 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // A version 4 blob, raw/sha256/<hex>.zst, is one zstd frame holding the
@@ -40,7 +41,7 @@ const skipMagic = 0x184D2A5B
 const refPrefix = "ref "
 
 // blobName matches a version 4 blob path and captures its hex.
-var blobName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^raw/sha256/([0-9a-f]{64})\.zst$`) })
+var blobName = lazyre.New(`^raw/sha256/([0-9a-f]{64})\.zst$`)
 
 // refID is the dictionary ID of every reference: 0, which a frame does
 // not write, so the zstd tool reads a blob given the reference's text as
@@ -110,7 +111,7 @@ func splitBlob(b []byte) (ref string, frame []byte, err error) {
 	}
 	payload := string(b[8 : 8+n])
 	ref, ok := strings.CutPrefix(payload, refPrefix)
-	if !ok || !blobName().MatchString(ref) {
+	if !ok || !blobName.MatchString(ref) {
 		return "", nil, fmt.Errorf("reference header %q does not name a raw/sha256/<hex>%s blob: corrupt blob", payload, blobExt)
 	}
 	return ref, b[8+n:], nil

@@ -8,16 +8,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"sync"
 	"time"
+
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // DefaultRoot is where run records live, relative to the working directory.
 const DefaultRoot = ".prova/runs"
 
-var runIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$`) })
+var runIDPattern = lazyre.New(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$`)
 
 // NewRunID returns an identifier that sorts by start time:
 // 20261130T021500Z-<6 random hex digits>.
@@ -28,7 +28,7 @@ func NewRunID(now time.Time) string {
 }
 
 // IsRunID reports whether s has the shape NewRunID produces.
-func IsRunID(s string) bool { return runIDPattern().MatchString(s) }
+func IsRunID(s string) bool { return runIDPattern.MatchString(s) }
 
 // Latest returns the directory of the most recent record under root (the
 // directory holding the run directories, e.g. DefaultRoot): the newest run

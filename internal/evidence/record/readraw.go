@@ -42,7 +42,7 @@ func RawIsText(rel string) bool {
 
 // readBlob reads a version 4 blob and, when it names one, its reference.
 func (r *Record) readBlob(rel string) ([]byte, error) {
-	m := blobName().FindStringSubmatch(rel)
+	m := blobName.FindStringSubmatch(rel)
 	if m == nil {
 		return nil, fmt.Errorf("read raw output %s: not a raw/sha256/<hex>%s blob", rel, blobExt)
 	}
@@ -68,7 +68,7 @@ func (r *Record) readBlob(rel string) ([]byte, error) {
 		if err == nil && inner != "" {
 			err = fmt.Errorf("it names a reference of its own (%s); a reference is a blob without one", inner)
 		}
-		refHex = blobName().FindStringSubmatch(refRel)[1]
+		refHex = blobName.FindStringSubmatch(refRel)[1]
 		if err == nil {
 			ref, err = decodeFrame(refFrame, nil)
 		}
