@@ -1,12 +1,11 @@
 package baseline
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/provadev/prova/internal/evidence/record"
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // Source says where a metric was read.
@@ -33,9 +32,7 @@ var ignored = map[string]bool{
 	"attempts": true, "duration_s": true, "pid": true, "port": true, "count": true,
 }
 
-var numberRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-zµ%/]{0,8})\s*(?:\(.*)?$`)
-})
+var numberRE = lazyre.New(`^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-zµ%/]{0,8})\s*(?:\(.*)?$`)
 
 // ParseNumber reads a measured value: a number with an optional unit of
 // up to 8 letters ("3.1", "3.1 us", "42%", "12.5GiB/s"), optionally
@@ -43,7 +40,7 @@ var numberRE = sync.OnceValue(func() *regexp.Regexp {
 // "85 % (%soft 1.1 vs 8.3), busy cores 0.6 vs 3.9"). Anything else is not
 // a number.
 func ParseNumber(s string) (float64, bool) {
-	m := numberRE().FindStringSubmatch(s)
+	m := numberRE.FindStringSubmatch(s)
 	if m == nil {
 		return 0, false
 	}
