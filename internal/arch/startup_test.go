@@ -1,0 +1,27 @@
+package arch
+
+import (
+	"testing"
+
+	_ "github.com/provadev/prova/internal/cli"
+	"github.com/provadev/prova/internal/lazyre"
+)
+
+// compiledAtStart is read when this test package is initialised: after
+// the initialisers of internal/cli, and so of every package the prova
+// binary links but cmd/prova itself, before any test runs.
+var compiledAtStart = lazyre.Compiled()
+
+// TestStartCompilesNoLazyRegexp fails if an initialiser of a package the
+// prova binary links compiles an expression declared with internal/lazyre
+// (a package variable that calls one, say): every prova process would pay
+// for it at start-up, whatever it runs. It also compiles every such
+// expression the binary links, so a bad one fails here.
+func TestStartCompilesNoLazyRegexp(t *testing.T) {
+	if compiledAtStart != 0 {
+		t.Errorf("%d internal/lazyre expressions were compiled by package initialisers of the binary; want 0", compiledAtStart)
+	}
+	if err := lazyre.CompileAll(); err != nil {
+		t.Fatal(err)
+	}
+}
