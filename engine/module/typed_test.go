@@ -98,3 +98,71 @@ func TestDecodeTyped(t *testing.T) {
 		t.Error("DecodeTyped decoded a list into a string")
 	}
 }
+
+type markArgs struct {
+	Command string            `cty:"command"`
+	Env     map[string]string `cty:"env"`
+	Targets []string          `cty:"targets"`
+	Opts    *struct {
+		Key string `cty:"key"`
+	} `cty:"opts"`
+}
+
+// markMod is a module whose argument struct has nested values.
+type markMod struct{ typedMod }
+
+func (markMod) NewArgs() any { return new(markArgs) }
+
+// TestDecodeTypedNamesMarkedArguments checks that arguments holding a
+// marked value are an error naming each marked argument, never its value,
+// rather than gocty's panic.
+func TestDecodeTypedNamesMarkedArguments(t *testing.T) {
+	const secret = "s3cret-value"
+	args := func(command, token, target, key cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{
+			"command": command,
+			"env":     cty.MapVal(map[string]cty.Value{"PATH": cty.StringVal("/bin"), "TOKEN": token}),
+			"targets": cty.ListVal([]cty.Value{cty.StringVal("a"), target}),
+			"opts":    cty.ObjectVal(map[string]cty.Value{"key": key}),
+		})
+	}
+	s := cty.StringVal(secret)
+	m := s.Mark("sensitive")
+	for _, c := range []struct {
+		name string
+		args cty.Value
+		want string
+	}{
+		{"attribute", args(m, s, s, s), "in command:"},
+		{"map element", args(s, m, s, s), `in env["TOKEN"]:`},
+		{"list element", args(s, s, m, s), "in targets[1]:"},
+		{"nested attribute", args(s, s, s, m), "in opts.key:"},
+		{"two", args(m, s, m, s), "in command, targets[1]:"},
+		{"whole", args(s, s, s, s).Mark("sensitive"), "in the arguments as a whole:"},
+		{"set element", cty.ObjectVal(map[string]cty.Value{"tags": cty.SetVal([]cty.Value{cty.StringVal("x"), m})}), "in tags:"},
+		{"set of objects", cty.ObjectVal(map[string]cty.Value{"hosts": cty.SetVal([]cty.Value{
+			cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n1"), "token": m})})}), "in hosts:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			typed, err := DecodeTyped(markMod{}, c.args)
+			if err == nil || typed != nil {
+				t.Fatalf("DecodeTyped = %v, %v; want an error", typed, err)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "decode arguments: ") || !strings.Contains(msg, c.want) || !strings.Contains(msg, "marked") {
+				t.Errorf("error %q; want one naming %q as marked", msg, c.want)
+			}
+			if strings.Contains(msg, secret) || strings.Contains(msg, "sensitive\"") {
+				t.Errorf("error %q shows the marked value or its mark", msg)
+			}
+		})
+	}
+	// The same arguments unmarked decode.
+	typed, err := DecodeTyped(markMod{}, args(s, s, s, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := typed.(*markArgs); a.Command != secret || a.Env["TOKEN"] != secret || a.Targets[1] != secret || a.Opts.Key != secret {
+		t.Errorf("decoded %+v", a)
+	}
+}
