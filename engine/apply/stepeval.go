@@ -39,10 +39,12 @@ type stepEval struct {
 	// (nil: whole on every host).
 	split *splitArgs
 	typed *splitTyped
-	// structArgs: a plan of a module.StructArgs module (not Destructive)
-	// whose per-host arguments split and decode field by field; its hosts'
-	// arguments are decoded into the struct alone where they can be
-	// (decodeStruct), without their cty object.
+	// structArgs: a step of a module.StructArgs module (not Destructive,
+	// not a ClusterModule) whose per-host arguments split and decode field
+	// by field; its hosts' arguments are decoded into the struct alone
+	// where they can be (decodeStruct), without their cty object, in plan
+	// and in apply alike (the module's Plan and Apply read the struct
+	// alone).
 	structArgs bool
 
 	whenOnce  sync.Once
@@ -107,7 +109,8 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 		}
 		_, structArgs := s.Module.(module.StructArgs)
 		_, destructive := s.Module.(module.Destructive)
-		se.structArgs = structArgs && !destructive && r.opts.Mode == ModePlan && se.typed != nil
+		_, cluster := s.Module.(module.ClusterModule)
+		se.structArgs = structArgs && !destructive && !cluster && se.typed != nil
 	}
 	r.evals.Store(s.Name, se)
 	return se
@@ -232,8 +235,8 @@ func (se *stepEval) decode(h *onHost) stepArgs {
 // decodeStruct decodes the arguments of a StructArgs module's step on h
 // into the module's struct only, with no cty object and no Validate (the
 // module declares it checks nothing): what decode gives, but for the
-// value, which stays cty.NilVal (the module's Plan reads the struct
-// alone). ok is false when the arguments are not of the commonest shape,
+// value, which stays cty.NilVal (the module's Plan and Apply read the
+// struct alone). ok is false when the arguments are not of the commonest shape,
 // the step's shared ones clean and wholly known and each per-host one
 // given by its compiled form as a string for a string field, or when no
 // host has decoded its struct whole yet (splitTyped's base): decode then

@@ -263,10 +263,12 @@ func WithProbes(cases []Case, probes ...string) []Case {
 }
 
 // checkStructArgs holds a StructArgs module to its declaration: Validate
-// gives no diagnostic for the case's arguments, and Plan on a fresh host
-// answers the same, issuing the same commands, when the request's Args is
-// left out (cty.NilVal) and only the struct is handed over, as the engine
-// plans such a module.
+// gives no diagnostic for the case's arguments, and Plan and Apply on a
+// fresh host answer the same, issuing the same commands, when the
+// request's Args is left out (cty.NilVal) and only the struct is handed
+// over, as the engine plans and applies such a module. Apply is asked
+// both without a plan (it runs its own guards) and with the plan made
+// just before.
 func checkStructArgs(t *testing.T, ctx context.Context, m module.StructArgs, c Case, args cty.Value, typed any) {
 	t.Helper()
 	if diags := m.Validate(args); len(diags) > 0 {
@@ -287,5 +289,21 @@ func checkStructArgs(t *testing.T, ctx context.Context, m module.StructArgs, c C
 	}
 	if !reflect.DeepEqual(got, want) || !slices.Equal(gotCmds, wantCmds) {
 		t.Errorf("Plan without Args answered %#v issuing %q, with Args %#v issuing %q: a StructArgs module must read its arguments from the struct", got, gotCmds, want, wantCmds)
+	}
+	for _, planned := range []*module.PlanResponse{nil, &want} {
+		apply := func(args cty.Value) (module.ApplyResponse, []string, error) {
+			h := newHost(c)
+			resp, err := module.CallApply(ctx, m, module.ApplyRequest{Host: h, Args: args, Typed: typed, BaseDir: c.BaseDir,
+				Planned: planned, Progress: func(module.Progress) {}})
+			return resp, h.Commands(), err
+		}
+		want, wantCmds, wantErr := apply(args)
+		got, gotCmds, gotErr := apply(cty.NilVal)
+		if (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()) {
+			t.Errorf("Apply (planned: %t) without Args: error %v, with Args %v: a StructArgs module must read its arguments from the struct", planned != nil, gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) || !slices.Equal(gotCmds, wantCmds) {
+			t.Errorf("Apply (planned: %t) without Args answered %#v issuing %q, with Args %#v issuing %q: a StructArgs module must read its arguments from the struct", planned != nil, got, gotCmds, want, wantCmds)
+		}
 	}
 }
