@@ -320,7 +320,7 @@ func timedOut(host string, timeout time.Duration, from string) string {
 
 // appliedOf is what resultValue makes the result of o of, for a result
 // type of the common attributes only (commonOnly).
-func appliedOf(o outcome) *eval.Applied {
-	return &eval.Applied{Changed: o.status == event.Changed, Failed: o.status == event.Failed || o.status == event.Unreachable,
+func appliedOf(o outcome) eval.Applied {
+	return eval.Applied{Changed: o.status == event.Changed, Failed: o.status == event.Failed || o.status == event.Unreachable,
 		Skipped: o.status == event.Skipped, RC: o.resp.RC, Stdout: o.resp.Stdout, Stderr: o.resp.Stderr, Message: o.message}
 }

@@ -91,7 +91,7 @@ func TestCommonJSONMatchesResultObject(t *testing.T) {
 					// The result recorded by kind (Results.SetApplied) is
 					// the object, whichever way a later step reads it.
 					o := outcome{status: st, message: msg, resp: resp}
-					if a := eval.AppliedResult(ty, host, *appliedOf(o)); !a.RawEquals(obj) {
+					if a := eval.AppliedResult(ty, host, appliedOf(o)); !a.RawEquals(obj) {
 						t.Errorf("status %v, %+v, message %q, host %q: applied %#v, want %#v", st, resp, msg, host, a, obj)
 					}
 					rs := eval.NewResults()

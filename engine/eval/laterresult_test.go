@@ -30,9 +30,9 @@ func TestResultsLaterReadAsValues(t *testing.T) {
 			lazy.SetFunc("a", host, func() cty.Value { return v })
 			eager.Set("a", host, v)
 		case 6:
-			a := &Applied{Changed: true, RC: 3, Stdout: "out of " + host, Message: "m"}
+			a := Applied{Changed: true, RC: 3, Stdout: "out of " + host, Message: "m"}
 			lazy.SetApplied("a", host, ty, a)
-			eager.Set("a", host, AppliedResult(ty, host, *a))
+			eager.Set("a", host, AppliedResult(ty, host, a))
 		case 4:
 			v := cty.UnknownVal(ty)
 			lazy.Set("a", host, v)
@@ -146,9 +146,9 @@ func TestResultsSettleManyHosts(t *testing.T) {
 			lazy.SetSkipped("a", host, ty)
 			eager.Set("a", host, SkippedResult(ty, host))
 		case 1:
-			a := &Applied{RC: i % 3, Stdout: host}
+			a := Applied{RC: i % 3, Stdout: host}
 			lazy.SetApplied("a", host, ty, a)
-			eager.Set("a", host, AppliedResult(ty, host, *a))
+			eager.Set("a", host, AppliedResult(ty, host, a))
 		case 2:
 			lazy.SetPlanned("a", host, ty, true)
 			eager.Set("a", host, PlannedResult(ty, host, true))

@@ -65,13 +65,17 @@ type stepResults struct {
 	// and then moves to values. Most steps' results are never read, and a
 	// result object costs more than the rest of a planned host-step.
 	later map[string]laterResult
-	// kinds holds the records by kind alone (not laterMade or
-	// laterApplied, which carry what they are made of) of the inventory's
-	// hosts, by host index: the kind plus one, 0 for none. nkinds counts
-	// the hosts it holds. A host is in values, later or kinds, never in
-	// two.
-	kinds  []laterKind
-	nkinds int
+	// kinds holds the records by kind (not laterMade, which carries a
+	// function) of the inventory's hosts, by host index: the kind plus
+	// one, 0 for none. nkinds counts the hosts it holds. A host is in
+	// values, later or kinds, never in two. applied holds, at the same
+	// index, what a laterApplied record of kinds is made of (nil until the
+	// step has one): an applied host-step's record is a copy into the
+	// table, with no allocation or map entry of its own. Its entries are
+	// read and written under mu only.
+	kinds   []laterKind
+	nkinds  int
+	applied []Applied
 	// laterType is the result type every record by kind of the step
 	// gives.
 	laterType cty.Type
@@ -136,33 +140,48 @@ func (sr *stepResults) dropLater(r *Results, host string) {
 	}
 	if sr.nkinds > 0 {
 		if i, _ := r.idx(host); i >= 0 && sr.kinds[i] != 0 {
+			if sr.kinds[i]-1 == laterApplied {
+				sr.applied[i] = Applied{}
+			}
 			sr.kinds[i] = 0
 			sr.nkinds--
 		}
 	}
 }
 
-// laterOf returns host's record by kind. The caller holds sr.mu.
+// laterOf returns host's record by kind. The caller holds sr.mu, and
+// reads what the record points to (an applied one's table entry) before
+// releasing it.
 func (sr *stepResults) laterOf(r *Results, host string) (laterResult, bool) {
 	if sr.nkinds > 0 {
 		if i, _ := r.idx(host); i >= 0 && sr.kinds[i] != 0 {
-			return laterResult{kind: sr.kinds[i] - 1}, true
+			return sr.kindAt(i), true
 		}
 	}
 	lr, ok := sr.later[host]
 	return lr, ok
 }
 
+// kindAt is the record at index i of kinds, which holds one. The caller
+// holds sr.mu.
+func (sr *stepResults) kindAt(i int) laterResult {
+	lr := laterResult{kind: sr.kinds[i] - 1}
+	if lr.kind == laterApplied {
+		lr.applied = &sr.applied[i]
+	}
+	return lr
+}
+
 // SetSkipped records that step did not run on host: its result is
 // SkippedResult(ty, host), made when first read.
 func (r *Results) SetSkipped(step, host string, ty cty.Type) {
-	r.setLater(step, host, ty, laterResult{kind: laterSkipped})
+	r.setLater(step, host, ty, laterResult{kind: laterSkipped}, nil)
 }
 
 // SetUnknown records that host's result of step is wholly unknown:
 // cty.UnknownVal(ty), made when first read.
 func (r *Results) SetUnknown(step, host string, ty cty.Type) {
-	r.setLater(step, host, ty, laterResult{kind: laterUnknown})
+	r.setLater(step, host, ty, laterResult{kind: laterUnknown}, nil)
 }
 
 // SetPlanned records that a module planned step on host, to change it or
@@ -173,7 +192,7 @@ func (r *Results) SetPlanned(step, host string, ty cty.Type, changed bool) {
 	if changed {
 		k = laterPlannedChange
 	}
-	r.setLater(step, host, ty, laterResult{kind: k})
+	r.setLater(step, host, ty, laterResult{kind: k}, nil)
 }
 
 // SetFunc records host's result of step as what make returns, called
@@ -181,29 +200,42 @@ func (r *Results) SetPlanned(step, host string, ty cty.Type, changed bool) {
 // alongside other results' make when a step's results are made at once:
 // make must be quick, pure and not use the store).
 func (r *Results) SetFunc(step, host string, make func() cty.Value) {
-	r.setLater(step, host, cty.NilType, laterResult{kind: laterMade, make: make})
+	r.setLater(step, host, cty.NilType, laterResult{kind: laterMade, make: make}, nil)
 }
 
 // SetApplied records host's result of step, of result type ty, as what it
 // is made of: AppliedResult(ty, host, a), made when first read; an
 // attribute of it is read without making it. It is meant for result types
-// of the common attributes only (CommonResultAttrs).
-func (r *Results) SetApplied(step, host string, ty cty.Type, a *Applied) {
-	r.setLater(step, host, ty, laterResult{kind: laterApplied, applied: a})
+// of the common attributes only (CommonResultAttrs). An inventory host's
+// record is a copy of a in the step's table (no allocation); another
+// host's, a copy of its own.
+func (r *Results) SetApplied(step, host string, ty cty.Type, a Applied) {
+	r.setLater(step, host, ty, laterResult{kind: laterApplied}, &a)
 }
 
-func (r *Results) setLater(step, host string, ty cty.Type, l laterResult) {
+// setLater records l as host's record of step; a laterApplied l is made
+// of a (copied: a is not kept), the others have a nil.
+func (r *Results) setLater(step, host string, ty cty.Type, l laterResult, a *Applied) {
 	sr := r.step(step)
 	sr.mu.Lock()
 	if ty != cty.NilType && sr.laterType == cty.NilType {
 		sr.laterType = ty
 	}
-	if i, inv := r.idx(host); i >= 0 && l.make == nil && l.applied == nil {
+	if i, inv := r.idx(host); i >= 0 && l.make == nil {
 		if sr.kinds == nil {
 			sr.kinds = make([]laterKind, len(inv.names))
 		}
-		if sr.kinds[i] == 0 {
+		switch {
+		case sr.kinds[i] == 0:
 			sr.nkinds++
+		case sr.kinds[i]-1 == laterApplied:
+			sr.applied[i] = Applied{}
+		}
+		if l.kind == laterApplied {
+			if sr.applied == nil {
+				sr.applied = make([]Applied, len(inv.names))
+			}
+			sr.applied[i] = *a
 		}
 		sr.kinds[i] = l.kind + 1
 		if len(sr.later) > 0 {
@@ -211,6 +243,10 @@ func (r *Results) setLater(step, host string, ty cty.Type, l laterResult) {
 		}
 	} else {
 		sr.dropLater(r, host)
+		if l.kind == laterApplied {
+			l.applied = &Applied{}
+			*l.applied = *a
+		}
 		if sr.later == nil {
 			sr.later = make(map[string]laterResult, r.hosts.Load())
 		}
@@ -244,7 +280,7 @@ func (sr *stepResults) settle(r *Results) {
 		names := r.inv.Load().names
 		for i, k := range sr.kinds {
 			if k != 0 {
-				hosts, records = append(hosts, names[i]), append(records, laterResult{kind: k - 1})
+				hosts, records = append(hosts, names[i]), append(records, sr.kindAt(i))
 				sr.kinds[i] = 0
 			}
 		}
@@ -261,6 +297,9 @@ func (sr *stepResults) settle(r *Results) {
 	for i, h := range hosts {
 		sr.values[h] = vals[i]
 	}
+	// Every record of the table is a value now: its applied ones' table
+	// goes (a later record makes a new one).
+	sr.applied = nil
 	r.grown(len(sr.values))
 }
 
@@ -357,15 +396,18 @@ func (sr *stepResults) settleHost(r *Results, host string) (cty.Value, bool) {
 // with one of its attributes. ok is false when rest does not resolve.
 func (r *Results) ownAt(step, host string, ty cty.Type, rest hcl.Traversal) (cty.Value, bool) {
 	if sr := r.lookup(step); sr != nil {
-		sr.mu.Lock()
-		lr, later := sr.laterOf(r, host)
-		lty := sr.laterType
-		sr.mu.Unlock()
-		if later {
-			if name, ok := attrName(rest, 0); ok {
-				if v, ok := lr.attr(lty, name, host); ok {
-					return traverseRel(v, rest[1:])
-				}
+		if name, ok := attrName(rest, 0); ok {
+			// Under the lock: an applied record points into the step's
+			// table, which a later record of the host rewrites.
+			var v cty.Value
+			sr.mu.Lock()
+			lr, later := sr.laterOf(r, host)
+			if later {
+				v, later = lr.attr(sr.laterType, name, host)
+			}
+			sr.mu.Unlock()
+			if later {
+				return traverseRel(v, rest[1:])
 			}
 		}
 	}

@@ -30,7 +30,8 @@ func TestIndexedResultsMatchMaps(t *testing.T) {
 			step := []string{"x", "y"}[rng.IntN(2)]
 			host := hosts[rng.IntN(len(hosts))]
 			k, share := rng.IntN(8), rng.IntN(4) == 0
-			applied := &Applied{Changed: rng.IntN(2) == 0, RC: rng.IntN(3), Stdout: []string{"", "ok"}[rng.IntN(2)]}
+			applied := Applied{Changed: rng.IntN(2) == 0, RC: rng.IntN(3), Stdout: []string{"", "ok", host}[rng.IntN(3)],
+				Message: []string{"", "m"}[rng.IntN(2)]}
 			for _, r := range []*Results{indexed, plain} {
 				switch k {
 				case 0:
@@ -102,7 +103,7 @@ func TestIndexedResultsSettleManyHosts(t *testing.T) {
 			case 1:
 				r.SetSkipped("x", h.Name, ty)
 			case 2:
-				r.SetApplied("x", h.Name, ty, &Applied{RC: i % 3, Stdout: h.Name})
+				r.SetApplied("x", h.Name, ty, Applied{RC: i % 3, Stdout: h.Name})
 			case 3:
 				r.SetUnknown("x", h.Name, ty)
 			}
@@ -110,5 +111,51 @@ func TestIndexedResultsSettleManyHosts(t *testing.T) {
 	}
 	if g, p := indexed.perHost("x", ty), plain.perHost("x", ty); !g.RawEquals(p) {
 		t.Fatalf("per_host of %d hosts differs from the map store's", n)
+	}
+}
+
+// Applied records of inventory hosts are copies in the step's table,
+// rewritten by a later record of the host: hosts recording and reading
+// attributes, own results and per_host at once each read a whole record
+// (every record of a host holds its name as stdout), race-clean under
+// -race.
+func TestAppliedTableConcurrent(t *testing.T) {
+	ty := ResultType(cty.EmptyObject)
+	infos := make([]HostInfo, 8)
+	for i := range infos {
+		infos[i] = HostInfo{Name: fmt.Sprintf("h%d", i)}
+	}
+	s := NewScope(nil, infos, nil, "", map[string]cty.Type{"x": ty})
+	r := NewResults()
+	r.indexed(s)
+	for _, h := range infos {
+		r.SetApplied("x", h.Name, ty, Applied{Stdout: h.Name})
+	}
+	stdout := hcl.Traversal{hcl.TraverseAttr{Name: "stdout"}}
+	errs := make(chan error, 4)
+	for w := range 4 {
+		go func() {
+			for j := range 300 {
+				h := infos[(w+j)%len(infos)].Name
+				r.SetApplied("x", h, ty, Applied{RC: j % 3, Stdout: h})
+				read := infos[(w*3+j)%len(infos)].Name
+				if v, ok := r.ownAt("x", read, ty, stdout); !ok || v.AsString() != read {
+					errs <- fmt.Errorf("stdout of %s read %q", read, v.AsString())
+					return
+				}
+				if j%50 == 0 {
+					if got := r.perHost("x", ty).LengthInt(); got != len(infos) {
+						errs <- fmt.Errorf("per_host holds %d hosts, want %d", got, len(infos))
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
