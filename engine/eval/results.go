@@ -428,7 +428,8 @@ func (r *Results) perHost(step string, ty cty.Type) cty.Value {
 		if len(sr.values) == 0 {
 			sr.perHost = cty.MapValEmpty(ty)
 		} else {
-			sr.perHost = cty.MapVal(copyMap(sr.values))
+			// MapVal copies what the map holds and keeps nothing of it.
+			sr.perHost = cty.MapVal(sr.values)
 		}
 		sr.perHostCached = true
 	}

@@ -159,3 +159,20 @@ func TestAppliedTableConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// A per_host map read before a later record keeps what it held: perHost
+// hands the step's values map to cty.MapVal, which copies it.
+func TestPerHostKeepsItsValues(t *testing.T) {
+	ty := ResultType(cty.EmptyObject)
+	r := NewResults()
+	r.Set("x", "a", SkippedResult(ty, "a"))
+	before := r.perHost("x", ty)
+	r.Set("x", "b", SkippedResult(ty, "b"))
+	r.Set("x", "a", PlannedResult(ty, "a", true))
+	if before.LengthInt() != 1 || !before.Index(cty.StringVal("a")).RawEquals(SkippedResult(ty, "a")) {
+		t.Fatalf("per_host read before the later records changed: %#v", before)
+	}
+	if after := r.perHost("x", ty); after.LengthInt() != 2 {
+		t.Fatalf("per_host after the records: %#v", after)
+	}
+}
