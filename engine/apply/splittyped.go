@@ -132,6 +132,11 @@ func (st *splitTyped) decode(args cty.Value) (any, error) {
 				setString(fv, f.ptr, v.AsString())
 				continue
 			}
+			if v.ContainsMarked() {
+				// gocty panics on a mark; DecodeTyped names it.
+				decoded = false
+				break
+			}
 			fv.Set(reflect.Zero(fv.Type()))
 			if err := gocty.FromCtyValue(v, fv.Addr().Interface()); err != nil {
 				decoded = false

@@ -87,6 +87,32 @@ func TestSplitTypedDecodesAsDecodeTyped(t *testing.T) {
 			t.Errorf("%s: no host decoded whole", attr)
 		}
 	}
+	// A marked value in a field gocty decodes (not a plain string) is
+	// DecodeTyped's error naming it, not gocty's panic, whether or not
+	// the split has a base yet.
+	for _, attr := range []string{"inner", "env", "count", "check"} {
+		st := newSplitTyped(kindsModule{}, []string{attr})
+		attrs := map[string]cty.Value{}
+		for k, v := range shared {
+			attrs[k] = v
+		}
+		if _, err := st.decode(cty.ObjectVal(attrs)); err != nil {
+			t.Fatalf("%s: unmarked arguments: %v", attr, err)
+		}
+		marked := map[string]cty.Value{
+			"inner": inner(7, str("secret").Mark("sensitive")),
+			"env":   cty.MapVal(map[string]cty.Value{"H": str("secret").Mark("sensitive")}),
+			"count": cty.NumberIntVal(5).Mark("sensitive"),
+			"check": str("secret").Mark("sensitive"),
+		}
+		attrs[attr] = marked[attr]
+		args := cty.ObjectVal(attrs)
+		_, wantErr := module.DecodeTyped(kindsModule{}, args)
+		got, gotErr := st.decode(args)
+		if wantErr == nil || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || got != nil {
+			t.Errorf("%s marked: split %v, %v; DecodeTyped's error %v", attr, got, gotErr, wantErr)
+		}
+	}
 	if newSplitTyped(kindsModule{}, []string{"missing"}) != nil {
 		t.Error("split for an argument the struct does not name")
 	}

@@ -110,7 +110,13 @@ func (c *CapBuffer) String() string {
 }
 
 // Decode converts wholly-known args into a Go struct with `cty:"name"` tags.
+// Arguments holding a marked value (a cty mark: a sensitive one, say) are
+// an error naming them, never their value: a Go struct cannot keep the
+// mark, and gocty panics on one.
 func Decode(args cty.Value, out any) error {
+	if args.ContainsMarked() {
+		return markedArgs(args)
+	}
 	if err := gocty.FromCtyValue(args, out); err != nil {
 		return fmt.Errorf("decode arguments: %w", err)
 	}

@@ -56,14 +56,11 @@ func Args[T any, R request](req R) (T, error) {
 // value of NewArgs's type: what the engine hands the module as Typed. It
 // returns nil and no error when m does not implement Arguments. Arguments
 // holding a marked value (a cty mark: a sensitive one, say) are an error
-// naming them: a Go struct cannot keep the mark, and gocty panics on one.
+// naming them (Decode's check).
 func DecodeTyped(m Module, args cty.Value) (any, error) {
 	a, ok := m.(Arguments)
 	if !ok {
 		return nil, nil
-	}
-	if args.ContainsMarked() {
-		return nil, markedArgs(args)
 	}
 	out := a.NewArgs()
 	if err := Decode(args, out); err != nil {
@@ -72,7 +69,7 @@ func DecodeTyped(m Module, args cty.Value) (any, error) {
 	return out, nil
 }
 
-// markedArgs is DecodeTyped's error for arguments that hold marked
+// markedArgs is Decode's error for arguments that hold marked
 // values: it names each by its path (command, env["KEY"], targets[0]),
 // never its value nor its marks. cty keeps a set's marks on the set, not
 // its elements; should a path step into one, the element is written [*]:

@@ -2,6 +2,7 @@ package module
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -154,6 +155,12 @@ func TestDecodeTypedNamesMarkedArguments(t *testing.T) {
 			}
 			if strings.Contains(msg, secret) || strings.Contains(msg, "sensitive\"") {
 				t.Errorf("error %q shows the marked value or its mark", msg)
+			}
+			// Decode, which every module's Args reaches, says the same
+			// and does not panic either.
+			var out markArgs
+			if derr := Decode(c.args, &out); fmt.Sprint(derr) != msg {
+				t.Errorf("Decode = %v; want DecodeTyped's %q", derr, msg)
 			}
 		})
 	}
