@@ -18,6 +18,9 @@ type builder struct {
 	finished  bool                   // RunFinished seen
 	tallies   map[string]event.Tally // from RunFinished
 	v2        bool                   // replaying a version 2 events.jsonl
+	// held holds the Writer's host-steps per step, encoded (held.go);
+	// nil for Load's builder, which keeps HostResult values in Step.Hosts.
+	held map[string]map[string]heldResult
 }
 
 func newBuilder(r *redact.Redactor, rec Record) *builder {
@@ -30,7 +33,12 @@ func (w *builder) step(name string) *Step {
 	if !ok {
 		i = len(w.rec.Steps)
 		w.stepIdx[name] = i
-		w.rec.Steps = append(w.rec.Steps, Step{Step: name, Hosts: map[string]HostResult{}})
+		if w.held != nil {
+			w.held[name] = map[string]heldResult{}
+			w.rec.Steps = append(w.rec.Steps, Step{Step: name})
+		} else {
+			w.rec.Steps = append(w.rec.Steps, Step{Step: name, Hosts: map[string]HostResult{}})
+		}
 	}
 	return &w.rec.Steps[i]
 }
@@ -39,6 +47,13 @@ func (w *builder) step(name string) *Step {
 func (w *builder) setHost(step, host string, hr HostResult) {
 	w.started[step] = true
 	w.step(step).Hosts[host] = hr
+}
+
+// setHeld records a finished host-step of the Writer's.
+func (w *builder) setHeld(step, host string, h heldResult) {
+	w.started[step] = true
+	w.step(step)
+	w.held[step][host] = h
 }
 
 // fold applies every event but HostFinished, which the caller turns into
@@ -62,7 +77,11 @@ func (w *builder) fold(e event.Event) {
 	case event.HostStarted:
 		s := w.step(e.Step)
 		w.started[e.Step] = true
-		if _, ok := s.Hosts[e.Host]; !ok {
+		if held := w.held[e.Step]; held != nil {
+			if _, ok := held[e.Host]; !ok {
+				held[e.Host] = heldResult{js: unfinishedJSON, status: Unfinished}
+			}
+		} else if _, ok := s.Hosts[e.Host]; !ok {
 			s.Hosts[e.Host] = HostResult{Status: Unfinished}
 		}
 	case event.StepFinished:

@@ -36,6 +36,8 @@
 // the steps left half-done. Every string it writes is redacted, then cut
 // to the caps (MaxRawBytes, MaxValueBytes, MaxRunRawBytes). The first
 // failed write is reported through OnFail, so the caller can stop the run.
+// Until Close the Writer holds each finished host-step as its encoding in
+// run.json, made once with its line of the trail, not as a HostResult.
 //
 // Load and ReadRaw read this layout, version 3 (raw/sha256/<hex>.gz,
 // gzip blobs without references), version 2 (the same blobs, plain

@@ -31,7 +31,7 @@ func (w *Writer) writeRunFile() error {
 		// No indentation: at 1,000 nodes it was a third of run.json (jq .
 		// run.json prints it indented). The bytes are encoding/json's
 		// (appendRunJSON says how and why not through it).
-		if err := writeRunJSON(out, &rec); err != nil {
+		if err := writeRunJSON(out, &rec, w.held); err != nil {
 			if !errors.As(err, new(fileError)) {
 				// Results come from JSON, so this should not happen; keep the error.
 				encErr = fmt.Errorf("encode %s: %w", runFile, err)

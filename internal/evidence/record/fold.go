@@ -99,9 +99,12 @@ func union(a, b []string) []string {
 }
 
 func (w *builder) anyFailed() bool {
-	for _, s := range w.rec.Steps {
-		for _, h := range s.Hosts {
-			if h.Status == event.Failed || h.Status == event.Unreachable {
+	var names []string
+	for i := range w.rec.Steps {
+		s := &w.rec.Steps[i]
+		names = w.hostNames(names, s)
+		for _, h := range names {
+			if st := w.hostView(s, h).status; st == event.Failed || st == event.Unreachable {
 				return true
 			}
 		}
@@ -115,10 +118,13 @@ func (w *builder) countTallies() map[string]event.Tally {
 	for _, h := range w.rec.Meta.Hosts {
 		t[h] = event.Tally{}
 	}
-	for _, s := range w.rec.Steps {
-		for h, r := range s.Hosts {
+	var names []string
+	for i := range w.rec.Steps {
+		s := &w.rec.Steps[i]
+		names = w.hostNames(names, s)
+		for _, h := range names {
 			c := t[h]
-			switch r.Status {
+			switch w.hostView(s, h).status {
 			case event.OK:
 				c.OK++
 			case event.Changed:
@@ -143,16 +149,17 @@ func (w *builder) countTallies() map[string]event.Tally {
 // the step.
 func (w *builder) assertions() []Assertion {
 	out := []Assertion{}
-	for _, s := range w.rec.Steps {
-		for _, h := range ordered(sortedKeys(s.Hosts), w.rec.Meta.Hosts) {
-			r := s.Hosts[h]
-			for _, c := range r.Checks {
+	for i := range w.rec.Steps {
+		s := &w.rec.Steps[i]
+		for _, h := range ordered(w.hostNames(nil, s), w.rec.Meta.Hosts) {
+			r := w.hostView(s, h)
+			for _, c := range r.checks {
 				out = append(out, Assertion{Step: s.Step, Host: h, Name: c.Name, Measured: c.Measured,
-					Threshold: c.Threshold, Verdict: c.Verdict, Message: c.Message, Severity: r.Severity})
+					Threshold: c.Threshold, Verdict: c.Verdict, Message: c.Message, Severity: r.severity})
 			}
-			if len(r.Checks) == 0 && r.Severity != "" && r.Status != Unfinished {
+			if len(r.checks) == 0 && r.severity != "" && r.status != Unfinished {
 				out = append(out, Assertion{Step: s.Step, Host: h, Name: s.Step,
-					Verdict: verdictOf(r.Status), Message: r.Message, Severity: r.Severity})
+					Verdict: verdictOf(r.status), Message: r.message, Severity: r.severity})
 			}
 		}
 	}

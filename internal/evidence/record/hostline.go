@@ -6,29 +6,49 @@ import (
 	"github.com/provadev/prova/internal/evidence/wire"
 )
 
-// appendHostLine encodes a finished host-step's line of events.jsonl
-// straight into bytes, exactly as encoding/json encodes hostLine (same
-// keys in the same order, omitempty as tagged, the same escapes and
-// numbers, map keys sorted), without reflection: it was most of the
-// record's cost per host-step in the fan-out profile. ok is false for
-// lines it does not handle (checks, diagnostics, a result value of a
-// shape other than those JSON decodes into, a number JSON cannot hold);
-// the caller then uses encoding/json.
-func appendHostLine(b []byte, l *hostLine) ([]byte, bool) {
+// appendHostStep encodes a finished host-step once for both of its
+// writes: it appends its line of events.jsonl to b, and returns the line
+// with its HostResult's encoding as run.json holds it (a slice of its
+// own, held until Close). Both are exactly encoding/json's (hostLine and
+// HostResult: same keys in the same order, omitempty as tagged, the same
+// escapes and numbers, map keys sorted): the members are written by hand
+// without reflection (it was most of the record's cost per host-step in
+// the fan-out profile) or, for what that does not handle (checks,
+// diagnostics, a result value of a shape other than those JSON decodes
+// into), by encoding/json. The error is encoding/json's (a number JSON
+// cannot hold); b is then returned as it was.
+func appendHostStep(b []byte, l *hostLine) (line, result []byte, err error) {
+	start := len(b)
 	b = append(b, `{"type":`...)
 	b = wire.AppendString(b, l.Type)
 	b = appendStringMember(b, "time", l.Time)
 	b = appendStringMember(b, "step", l.Step)
 	b = appendStringMember(b, "host", l.Host)
-	b, ok := appendHostResultMembers(b, &l.HostResult)
-	if !ok {
-		return b, false
+	mark := len(b)
+	if b, ok := appendHostResultMembers(b, &l.HostResult); ok {
+		// b[mark] is the first member's comma.
+		result = make([]byte, 0, len(b)-mark+1)
+		result = append(result, '{')
+		result = append(result, b[mark+1:]...)
+		result = append(result, '}')
+		return append(b, '}', '\n'), result, nil
 	}
-	return append(b, '}', '\n'), true
+	js, err := plainJSON(l.HostResult)
+	if err != nil {
+		return b[:start], nil, err
+	}
+	// hostLine's encoding is its own members, then HostResult's (they are
+	// promoted from the embedded struct, in order).
+	b = append(b[:mark], ',')
+	b = append(b, js[1:]...)
+	result = make([]byte, len(js))
+	copy(result, js)
+	return append(b, '\n'), result, nil
 }
 
 // appendHostResult appends hr as encoding/json encodes a HostResult (in
-// run.json's steps); false as for appendHostLine.
+// run.json's steps of a loaded record); false for what
+// appendHostResultMembers does not handle.
 func appendHostResult(b []byte, hr *HostResult) ([]byte, bool) {
 	b = append(b, '{')
 	mark := len(b)

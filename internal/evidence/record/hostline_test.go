@@ -10,9 +10,9 @@ import (
 	"github.com/provadev/prova/internal/evidence/wire"
 )
 
-// slowHostLine is what writeLine writes for l: encoding/json, HTML
-// escaping off.
-func slowHostLine(t testing.TB, l *hostLine) []byte {
+// slowHostLine is l encoded by encoding/json, HTML escaping off, with the
+// encoder's newline.
+func slowHostLine(t testing.TB, l any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -22,7 +22,32 @@ func slowHostLine(t testing.TB, l *hostLine) []byte {
 	return b.Bytes()
 }
 
-func TestAppendHostLineIsEncodingJSON(t *testing.T) {
+// checkHostStep fails unless appendHostStep's line and result are
+// encoding/json's of l and of its HostResult, and the line was appended
+// after what b held.
+func checkHostStep(t testing.TB, l *hostLine) {
+	t.Helper()
+	prefix := []byte("kept\n")
+	line, result, err := appendHostStep(append(make([]byte, 0, 8), prefix...), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(line, prefix) {
+		t.Fatalf("appendHostStep lost what the buffer held: %q", line)
+	}
+	if want := slowHostLine(t, l); !bytes.Equal(line[len(prefix):], want) {
+		t.Errorf("appendHostStep's line:\n%q\nencoding/json:\n%q", line[len(prefix):], want)
+	}
+	want := slowHostLine(t, l.HostResult)
+	if want = want[:len(want)-1]; !bytes.Equal(result, want) {
+		t.Errorf("appendHostStep's result:\n%q\nencoding/json:\n%q", result, want)
+	}
+	if cap(result) != len(result) {
+		t.Errorf("result held with %d bytes spare", cap(result)-len(result))
+	}
+}
+
+func TestAppendHostStepIsEncodingJSON(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		l    hostLine
@@ -41,34 +66,44 @@ func TestAppendHostLineIsEncodingJSON(t *testing.T) {
 				Truncated: []string{"stdout", "ünï"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := appendHostLine(nil, &tc.l)
-			if !ok {
-				t.Fatal("appendHostLine did not handle the line")
+			if _, ok := appendHostResultMembers(nil, &tc.l.HostResult); !ok {
+				t.Fatal("the members were left to encoding/json")
 			}
-			if want := slowHostLine(t, &tc.l); !bytes.Equal(got, want) {
-				t.Errorf("appendHostLine:\n%s\nencoding/json:\n%s", got, want)
-			}
+			checkHostStep(t, &tc.l)
 		})
 	}
 }
 
-func TestAppendHostLineLeavesTheRestToEncodingJSON(t *testing.T) {
+// What the hand-written members leave to encoding/json (checks,
+// diagnostics, an int) is encoded by it, in both forms; a number JSON
+// cannot hold is an error.
+func TestAppendHostStepLeavesTheRestToEncodingJSON(t *testing.T) {
 	base := func() hostLine {
 		return hostLine{Type: "host_finished", Time: "t", Step: "s", Host: "h", HostResult: HostResult{Status: event.OK}}
 	}
 	checks, diags, nan, odd := base(), base(), base(), base()
-	checks.Checks = []event.Check{{Name: "c"}}
+	checks.Checks = []event.Check{{Name: "c <&>", Measured: "1"}}
+	checks.Message, checks.Severity = "m", "error"
 	diags.Diagnostics = []wire.Diagnostic{{Summary: "d"}}
 	nan.Result = map[string]any{"x": math.NaN()}
 	odd.Result = map[string]any{"n": 3} // an int: not a shape JSON decodes into
 	for name, l := range map[string]hostLine{"checks": checks, "diagnostics": diags, "NaN": nan, "int": odd} {
-		if _, ok := appendHostLine(nil, &l); ok {
-			t.Errorf("%s: appendHostLine handled a line it should leave to encoding/json", name)
+		if _, ok := appendHostResultMembers(nil, &l.HostResult); ok {
+			t.Errorf("%s: the members handled a result they should leave to encoding/json", name)
 		}
+		if name == "NaN" {
+			b := []byte("kept")
+			line, result, err := appendHostStep(b, &l)
+			if err == nil || result != nil || string(line) != "kept" {
+				t.Errorf("NaN: line %q, result %q, error %v: want an error and the buffer as it was", line, result, err)
+			}
+			continue
+		}
+		t.Run(name, func(t *testing.T) { checkHostStep(t, &l) })
 	}
 }
 
-func FuzzAppendHostLine(f *testing.F) {
+func FuzzAppendHostStep(f *testing.F) {
 	f.Add("shell.s01", "h001", "ok", "", "stdout", 0.25, "cmd", "sh -c true", true)
 	f.Add("s\u2028", "h\xff", "failed", "exit <1>", "e\"v", -1e-9, "k\\", "\x00\x1f", false)
 	f.Fuzz(func(t *testing.T, step, host, status, msg, raw string, dur float64, key, val string, flag bool) {
@@ -78,18 +113,12 @@ func FuzzAppendHostLine(f *testing.F) {
 			Raw:       map[string]string{raw: val},
 			Truncated: []string{raw},
 		}}
-		got, ok := appendHostLine(nil, &l)
 		if math.IsNaN(dur) || math.IsInf(dur, 0) {
-			if ok {
+			if _, _, err := appendHostStep(nil, &l); err == nil {
 				t.Fatal("a number JSON cannot hold was encoded")
 			}
 			return
 		}
-		if !ok {
-			t.Fatal("appendHostLine did not handle the line")
-		}
-		if want := slowHostLine(t, &l); !bytes.Equal(got, want) {
-			t.Fatalf("appendHostLine:\n%q\nencoding/json:\n%q", got, want)
-		}
+		checkHostStep(t, &l)
 	})
 }

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -206,7 +207,7 @@ func TestRunRawCapCountsStoredBytes(t *testing.T) {
 	w.runRawCap = 64 << 10
 	finish := func(host, out string) HostResult {
 		w.Observe(event.HostFinished{Step: "shell.s", Host: host, Status: event.OK, Evidence: map[string]string{"out": out}})
-		return w.rec.Steps[0].Hosts[host]
+		return heldHost(t, w, "shell.s", host)
 	}
 	// 40 hosts print the same 200 KiB (compressible) table: one blob, far
 	// below the cap although 8 MB before compression.
@@ -244,4 +245,19 @@ func TestRunRawCapCountsStoredBytes(t *testing.T) {
 	if err := w.Close(""); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// heldHost is the HostResult the Writer holds for step and host, decoded
+// from its encoding.
+func heldHost(t testing.TB, w *Writer, step, host string) HostResult {
+	t.Helper()
+	h, ok := w.held[step][host]
+	if !ok {
+		t.Fatalf("no result held for %s on %s", step, host)
+	}
+	var hr HostResult
+	if err := json.Unmarshal(h.js, &hr); err != nil {
+		t.Fatalf("%s on %s: %v in %q", step, host, err, h.js)
+	}
+	return hr
 }

@@ -41,19 +41,20 @@ func (w *Writer) writeLine(v any) error {
 	return nil
 }
 
-// writeHostLine appends a finished host-step's line: encoded by
-// appendHostLine into a buffer kept between calls (the caller holds w.mu),
-// by encoding/json when appendHostLine does not handle it.
-func (w *Writer) writeHostLine(l *hostLine) error {
-	b, ok := appendHostLine(w.line[:0], l)
-	if !ok {
-		return w.writeLine(l)
+// writeHostLine appends a finished host-step's line, encoded by
+// appendHostStep into a buffer kept between calls (the caller holds
+// w.mu), and returns its HostResult's encoding for run.json; nil, with
+// the error, when it could not be encoded.
+func (w *Writer) writeHostLine(l *hostLine) ([]byte, error) {
+	b, result, err := appendHostStep(w.line[:0], l)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s line: %w", eventsFile, err)
 	}
 	if cap(b) <= 64<<10 {
 		w.line = b // a rare huge line is not kept
 	}
 	if _, err := w.events.Write(b); err != nil {
-		return fmt.Errorf("write %s: %w", eventsFile, err)
+		return result, fmt.Errorf("write %s: %w", eventsFile, err)
 	}
-	return nil
+	return result, nil
 }

@@ -43,10 +43,11 @@ type recordTail struct {
 	IncompleteReason string          `json:"incomplete_reason,omitempty"`
 }
 
-// appendRunJSON appends rec's run.json, with its final newline.
-func appendRunJSON(b []byte, rec *Record) ([]byte, error) {
+// appendRunJSON appends rec's run.json, with its final newline; held
+// is the Writer's encoded host-steps per step (nil: rec's Step.Hosts).
+func appendRunJSON(b []byte, rec *Record, held map[string]map[string]heldResult) ([]byte, error) {
 	buf := bytes.NewBuffer(b)
-	err := writeRunJSON(buf, rec)
+	err := writeRunJSON(buf, rec, held)
 	return buf.Bytes(), err
 }
 
@@ -56,7 +57,10 @@ func appendRunJSON(b []byte, rec *Record) ([]byte, error) {
 // about 1 MB, built whole in memory at Close before the sixth round's
 // seventh pass). The bytes are appendRunJSON's, which is this function
 // writing into memory. An error leaves out with a part of the file.
-func writeRunJSON(out io.Writer, rec *Record) error {
+//
+// A step whose hosts are in held (the Writer's) has them written as held
+// (their encodings made at Observe); other steps' from Step.Hosts.
+func writeRunJSON(out io.Writer, rec *Record, held map[string]map[string]heldResult) error {
 	head, err := plainJSON(recordHead{Version: rec.Version, Meta: rec.Meta, Status: rec.Status,
 		Finished: rec.Finished, DurationS: rec.DurationS, Aborted: rec.Aborted, Tallies: rec.Tallies})
 	if err != nil {
@@ -78,7 +82,7 @@ func writeRunJSON(out io.Writer, rec *Record) error {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, keys, err = appendStep(b, &rec.Steps[i], keys); err != nil {
+			if b, keys, err = appendStep(b, &rec.Steps[i], held[rec.Steps[i].Step], keys); err != nil {
 				return err
 			}
 			if _, err := out.Write(b); err != nil {
@@ -107,9 +111,9 @@ func plainJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// appendStep appends one step's encoding; keys is a buffer for its host
-// names, returned for the next step.
-func appendStep(b []byte, st *Step, keys []string) ([]byte, []string, error) {
+// appendStep appends one step's encoding, its hosts from held if not nil;
+// keys is a buffer for its host names, returned for the next step.
+func appendStep(b []byte, st *Step, held map[string]heldResult, keys []string) ([]byte, []string, error) {
 	b = append(b, `{"step":`...)
 	b = wire.AppendString(b, st.Step)
 	if st.Module != "" {
@@ -133,7 +137,12 @@ func appendStep(b []byte, st *Step, keys []string) ([]byte, []string, error) {
 		}
 	}
 	b = append(b, `,"hosts":`...)
-	if st.Hosts == nil {
+	if held != nil {
+		var err error
+		if b, keys, err = appendHeldHosts(b, st.Step, held, keys); err != nil {
+			return b, keys, err
+		}
+	} else if st.Hosts == nil {
 		b = append(b, "null"...)
 	} else {
 		keys = appendSortedKeys(keys, st.Hosts)

@@ -67,7 +67,7 @@ func TestRunJSONIsEncodingJSON(t *testing.T) {
 	nils := Record{} // Steps, Assertions, Tallies nil: null, as encoding/json writes them
 	for name, rec := range map[string]*Record{"full": &full, "least": &least, "nils": &nils} {
 		t.Run(name, func(t *testing.T) {
-			got, err := appendRunJSON(nil, rec)
+			got, err := appendRunJSON(nil, rec, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestRunJSONRefusesWhatJSONCannotHold(t *testing.T) {
 	var nan float64
 	nan = nan / nan
 	rec := Record{Steps: []Step{{Step: "s", DurationS: nan}}}
-	if _, err := appendRunJSON(nil, &rec); err == nil {
+	if _, err := appendRunJSON(nil, &rec, nil); err == nil {
 		t.Error("a NaN duration was encoded")
 	}
 }
@@ -146,7 +146,7 @@ func FuzzRunJSON(f *testing.F) {
 			st.Plans = map[string]Plan{host: {Action: plan}}
 		}
 		rec := Record{Version: 4, Status: status, Steps: []Step{st}, Tallies: map[string]event.Tally{host: {OK: 1}}}
-		got, err := appendRunJSON(nil, &rec)
+		got, err := appendRunJSON(nil, &rec, nil)
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
@@ -175,7 +175,7 @@ func BenchmarkRunJSON(b *testing.B) {
 	b.Run("appendRunJSON", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := appendRunJSON(nil, &rec); err != nil {
+			if _, err := appendRunJSON(nil, &rec, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -223,10 +223,10 @@ func TestWriteRunJSONStreamsSteps(t *testing.T) {
 		rec.Steps = append(rec.Steps, Step{Step: s, Finished: true, Hosts: map[string]HostResult{"n1": {Status: "ok"}}})
 	}
 	var cw countingWriter
-	if err := writeRunJSON(&cw, &rec); err != nil {
+	if err := writeRunJSON(&cw, &rec, nil); err != nil {
 		t.Fatal(err)
 	}
-	want, err := appendRunJSON(nil, &rec)
+	want, err := appendRunJSON(nil, &rec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,10 +26,13 @@ type Writer struct {
 	closeErr error
 
 	*builder
-	store     *blobStore // raw blobs written, and their compression
-	rawBytes  int64      // blob bytes written so far (compressed)
-	line      []byte     // writeHostLine's buffer, reused
-	runRawCap int64      // a test's MaxRunRawBytes; 0 for the constant
+	store    *blobStore // raw blobs written, and their compression
+	rawBytes int64      // blob bytes written so far (compressed)
+	line     []byte     // writeHostLine's buffer, reused
+	// result is hostResult's copy of a result without its outputs, reused:
+	// the host-step is held encoded, so the copy is dropped once encoded.
+	result    map[string]any
+	runRawCap int64 // a test's MaxRunRawBytes; 0 for the constant
 }
 
 // Create makes the record directory root/<meta.RunID> (a new run ID when
@@ -75,6 +78,7 @@ func Create(root string, meta Meta, r *redact.Redactor) (*Writer, error) {
 		builder: newBuilder(r, Record{Version: Version, Meta: meta, Status: StatusRunning}),
 		store:   newBlobStore(),
 	}
+	w.held = map[string]map[string]heldResult{}
 	if err := w.writeRunFile(); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("create run record: %w", err)
@@ -127,10 +131,14 @@ func (w *Writer) Observe(e event.Event) {
 		return
 	}
 	if hf, ok := e.(event.HostFinished); ok {
-		hr := w.hostResult(hf)
-		w.setHost(hf.Step, hf.Host, hr)
-		if err := w.writeHostLine(&hostLine{Type: hf.Kind(), Time: w.now().UTC().Format(time.RFC3339Nano),
-			Step: w.red.String(hf.Step), Host: w.red.String(hf.Host), HostResult: hr}); err != nil {
+		// The result is encoded once, for its line and for run.json,
+		// and held encoded (held.go), not as a HostResult.
+		l := hostLine{Type: hf.Kind(), Time: w.now().UTC().Format(time.RFC3339Nano),
+			Step: w.red.String(hf.Step), Host: w.red.String(hf.Host), HostResult: w.hostResult(hf)}
+		js, err := w.writeHostLine(&l)
+		w.setHeld(hf.Step, hf.Host, newHeld(&l.HostResult, js))
+		clear(w.result)
+		if err != nil {
 			w.fail(err)
 		}
 		return
@@ -160,7 +168,9 @@ func (w *Writer) fail(err error) {
 }
 
 // hostResult keeps a finished host's result, moving stdout, stderr and
-// evidence to raw blobs. Everything is redacted, then capped.
+// evidence to raw blobs. Everything is redacted, then capped. The result
+// map is w.result (or the redactor's copy of it): good until Observe
+// clears it, after the encoding.
 func (w *Writer) hostResult(e event.HostFinished) HostResult {
 	r := w.red
 	msg, _ := cut(r.String(e.Message), MaxValueBytes)
@@ -181,7 +191,10 @@ func (w *Writer) hostResult(e event.HostFinished) HostResult {
 		})
 	}
 	if e.Result != nil {
-		hr.Result = make(map[string]any, len(e.Result))
+		if w.result == nil {
+			w.result = make(map[string]any, len(e.Result))
+		}
+		hr.Result = w.result // emptied by Observe once encoded
 		for k, v := range e.Result {
 			hr.Result[k] = v
 		}

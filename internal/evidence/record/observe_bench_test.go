@@ -1,0 +1,65 @@
+package record
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/provadev/prova/engine/event"
+	"github.com/provadev/prova/internal/redact"
+)
+
+// BenchmarkObserveFanout: the record of the fan-out's workload (10 shell
+// steps of `true` on 200 hosts: each host-step started, then finished
+// with the shell's result), observed and closed. held-B/op is the live
+// heap the Writer holds once every host-step is observed, before Close:
+// what the record adds to the peak of a 200-host run.
+func BenchmarkObserveFanout(b *testing.B) {
+	const steps, hosts = 10, 200
+	names := make([]string, hosts)
+	for h := range names {
+		names[h] = fmt.Sprintf("h%03d", h)
+	}
+	stepNames := make([]string, steps)
+	for s := range stepNames {
+		stepNames[s] = fmt.Sprintf("shell.s%02d", s)
+	}
+	b.ReportAllocs()
+	var held uint64
+	for b.Loop() {
+		meta := Meta{Mode: "apply", Runbook: "fanout.hcl", Hosts: names, Started: time.Now()}
+		w, err := Create(b.TempDir(), meta, redact.New())
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.Observe(event.RunStarted{Steps: stepNames, Hosts: names, Mode: "apply"})
+		for _, st := range stepNames {
+			w.Observe(event.StepStarted{Step: st, Module: "shell"})
+			for _, h := range names {
+				w.Observe(event.HostStarted{Step: st, Host: h})
+			}
+			for _, h := range names {
+				w.Observe(event.HostFinished{Step: st, Host: h, Status: event.Changed, Duration: 12345678 * time.Nanosecond,
+					Result: map[string]any{"changed": true, "failed": false, "skipped": false, "rc": 0.0,
+						"stdout": "", "stderr": "", "message": "", "host": h}})
+			}
+			w.Observe(event.StepFinished{Step: st, Duration: time.Second})
+		}
+		b.StopTimer()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		w2 := w
+		w = nil
+		_ = w2.Close("")
+		w2 = nil
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if after.HeapAlloc > before.HeapAlloc {
+			held += after.HeapAlloc - before.HeapAlloc
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(held)/float64(b.N), "held-B/op")
+}
