@@ -2,6 +2,7 @@ package record
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/provadev/prova/internal/evidence/wire"
 )
@@ -21,7 +22,14 @@ func appendHostStep(b []byte, l *hostLine) (line, result []byte, err error) {
 	start := len(b)
 	b = append(b, `{"type":`...)
 	b = wire.AppendString(b, l.Type)
-	b = appendStringMember(b, "time", l.Time)
+	if l.Time == "" && !l.at.IsZero() {
+		// RFC 3339 needs no escaping in a JSON string.
+		b = append(b, `,"time":"`...)
+		b = l.at.AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '"')
+	} else {
+		b = appendStringMember(b, "time", l.Time)
+	}
 	b = appendStringMember(b, "step", l.Step)
 	b = appendStringMember(b, "host", l.Host)
 	mark := len(b)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/internal/evidence/wire"
@@ -77,6 +78,25 @@ func TestAppendHostStepIsEncodingJSON(t *testing.T) {
 // What the hand-written members leave to encoding/json (checks,
 // diagnostics, an int) is encoded by it, in both forms; a number JSON
 // cannot hold is an error.
+// The Writer's lines carry their time as a time.Time, written as the
+// string encoding/json would write for its RFC 3339 form.
+func TestAppendHostStepWritesItsTime(t *testing.T) {
+	at := time.Date(2026, 12, 1, 10, 0, 0, 120000000, time.UTC)
+	for _, hr := range []HostResult{{Status: event.OK, Result: map[string]any{"rc": 0.0}}, {Status: event.Failed, Checks: []event.Check{{Name: "c"}}}} {
+		l := hostLine{Type: "host_finished", Step: "s", Host: "h", HostResult: hr}
+		withString := l
+		withString.Time = at.Format(time.RFC3339Nano)
+		l.at = at
+		got, _, err := appendHostStep(nil, &l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := slowHostLine(t, &withString); !bytes.Equal(got, want) {
+			t.Errorf("line with its time:\n%s\nencoding/json of the string:\n%s", got, want)
+		}
+	}
+}
+
 func TestAppendHostStepLeavesTheRestToEncodingJSON(t *testing.T) {
 	base := func() hostLine {
 		return hostLine{Type: "host_finished", Time: "t", Step: "s", Host: "h", HostResult: HostResult{Status: event.OK}}

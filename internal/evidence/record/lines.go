@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // The record's own lines in events.jsonl, beside the events it writes in
@@ -23,6 +24,10 @@ type metaLine struct {
 type hostLine struct {
 	Type string `json:"type"`
 	Time string `json:"time"`
+	// at, when Time is empty, is the time appendHostStep writes in
+	// RFC 3339 with nanoseconds, as Time would hold it, without making
+	// the string (the Writer's lines).
+	at   time.Time
 	Step string `json:"step"`
 	Host string `json:"host"`
 	HostResult

@@ -133,7 +133,7 @@ func (w *Writer) Observe(e event.Event) {
 	if hf, ok := e.(event.HostFinished); ok {
 		// The result is encoded once, for its line and for run.json,
 		// and held encoded (held.go), not as a HostResult.
-		l := hostLine{Type: hf.Kind(), Time: w.now().UTC().Format(time.RFC3339Nano),
+		l := hostLine{Type: hf.Kind(), at: w.now().UTC(),
 			Step: w.red.String(hf.Step), Host: w.red.String(hf.Host), HostResult: w.hostResult(hf)}
 		js, err := w.writeHostLine(&l)
 		w.setHeld(hf.Step, hf.Host, newHeld(&l.HostResult, js))
