@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -81,5 +82,35 @@ func TestHeldUnencodableResultKeepsTheLastRunJSON(t *testing.T) {
 	}
 	if h := rec.Steps[0].Hosts["gpfs01"]; h.Status != event.OK {
 		t.Errorf("the trail lost the encodable host-step: %+v", rec.Steps[0].Hosts)
+	}
+}
+
+// The result map the Writer reuses between host-steps carries nothing
+// from one to the next, a wide one (dropped after use) included.
+func TestHeldResultsDoNotShareKeys(t *testing.T) {
+	w := create(t, t.TempDir(), testMeta())
+	wide := map[string]any{}
+	for i := range 100 {
+		wide[fmt.Sprintf("k%03d", i)] = float64(i)
+	}
+	results := []map[string]any{{"a": 1.0, "stdout": "x"}, wide, {"b": true}, {"c": "z"}}
+	for i, r := range results {
+		w.Observe(event.HostFinished{Step: "s.x", Host: fmt.Sprintf("h%d", i), Status: event.OK, Result: r})
+	}
+	for i, r := range results {
+		got := heldHost(t, w, "s.x", fmt.Sprintf("h%d", i)).Result
+		want := len(r)
+		if _, ok := r["stdout"]; ok {
+			want--
+		}
+		if len(got) != want {
+			t.Errorf("h%d: result %v, want the %d members of %v without stdout", i, got, want, r)
+		}
+	}
+	if len(results[0]) != 2 {
+		t.Errorf("the event's own result was changed: %v", results[0])
+	}
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -137,7 +137,11 @@ func (w *Writer) Observe(e event.Event) {
 			Step: w.red.String(hf.Step), Host: w.red.String(hf.Host), HostResult: w.hostResult(hf)}
 		js, err := w.writeHostLine(&l)
 		w.setHeld(hf.Step, hf.Host, newHeld(&l.HostResult, js))
-		clear(w.result)
+		if len(w.result) > 64 {
+			w.result = nil // a rare wide result's map is not kept
+		} else {
+			clear(w.result)
+		}
 		if err != nil {
 			w.fail(err)
 		}
