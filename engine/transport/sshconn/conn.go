@@ -67,9 +67,20 @@ func (c *Conn) Connect(ctx context.Context) error {
 }
 
 func (c *Conn) connect(ctx context.Context) (*ssh.Client, error) {
+	// The free lock is taken without asking ctx for its Done channel:
+	// a context made for one attempt makes that channel on first use
+	// (an allocation per host-step), and Run does not otherwise need it.
 	select {
 	case c.dialing <- struct{}{}:
-	case <-ctx.Done():
+	default:
+		select {
+		case c.dialing <- struct{}{}:
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		<-c.dialing
 		return nil, context.Cause(ctx)
 	}
 	defer func() { <-c.dialing }()
@@ -178,6 +189,13 @@ func (c *Conn) keepalive(cl *ssh.Client, t Target) {
 
 // acquire takes a session slot.
 func (c *Conn) acquire(ctx context.Context) error {
+	if ctx.Err() == nil { // a free slot, without ctx's Done channel (connect)
+		select {
+		case c.sem <- struct{}{}:
+			return nil
+		default:
+		}
+	}
 	select {
 	case c.sem <- struct{}{}:
 		return nil

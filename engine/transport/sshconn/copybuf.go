@@ -79,14 +79,19 @@ func copyPooled(w io.Writer, r io.Reader) (written int64, err error) {
 // pooledCopy returns w with a ReadFrom that uses copyPooled. A nil w
 // stays nil (the session then discards the stream), and a writer with a
 // ReadFrom of its own keeps it.
-func pooledCopy(w io.Writer) io.Writer {
+func pooledCopy(w io.Writer) io.Writer { return pooledCopyVia(w, new(bufWriter)) }
+
+// pooledCopyVia is pooledCopy with the wrapper kept in b, which the caller
+// reuses (cmdWatch): no allocation per stream.
+func pooledCopyVia(w io.Writer, b *bufWriter) io.Writer {
 	if w == nil {
 		return nil
 	}
 	if _, ok := w.(io.ReaderFrom); ok {
 		return w
 	}
-	return bufWriter{w}
+	*b = bufWriter{w}
+	return b
 }
 
 type bufWriter struct{ w io.Writer }

@@ -61,7 +61,10 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	if err != nil {
 		return -1, fmt.Errorf("stdout of %q on %s: %w", cmd, c.Name(), err)
 	}
-	s.Stderr = pooledCopy(stderr)
+	w := getWatch(c, cl, tag)
+	defer w.put()
+	w.s = s
+	s.Stderr = w.stderr(stderr)
 	// One allocation for the whole line: the tag's bytes are converted
 	// in place by the concatenation.
 	tb := tag.hex()
@@ -71,18 +74,12 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	if noStdin != nil {
 		noStdin.Close() // EOF: the command reads nothing
 	}
-	finished := make(chan struct{})
-	killed := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		defer close(killed)
-		c.kill(cl, s, tag.String(), finished)
-		s.Close() // ends the copy and the wait below
-	})
-	werr := copyOut(stdout, out)
+	stop := context.AfterFunc(ctx, w.onCancel)
+	werr := copyOut(w.stdout(stdout), out)
 	err = s.Wait()
-	close(finished)
 	if !stop() { // ctx ended: the command was (being) killed
-		<-killed
+		w.finished <- struct{}{} // never blocks: one token, drained by put
+		<-w.killed
 		return -1, fmt.Errorf("%q on %s: %w", cmd, c.Name(), context.Cause(ctx))
 	}
 	if werr != nil {
@@ -91,15 +88,13 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	return c.status(err) // a lost connection: no exit status, c.lost says why
 }
 
-// copyOut copies a command's stdout to w (discarding it when w is nil)
-// until the channel ends, through pooled buffers (copyPooled). When w fails it is
-// not written to again, but the stream is still drained so that the
-// command is not blocked; the write error is returned.
+// copyOut copies a command's stdout to w (cmdWatch.stdout: the caller's
+// writer with its errors marked) until the channel ends, through pooled
+// buffers (copyPooled). When w fails it is not written to again, but the
+// stream is still drained so that the command is not blocked; the write
+// error is returned.
 func copyOut(w io.Writer, r io.Reader) error {
-	if w == nil {
-		w = io.Discard
-	}
-	_, err := copyPooled(markWrites{w}, r)
+	_, err := copyPooled(w, r)
 	// copyPooled returns markWrites' error as it is: no errors.As (whose
 	// target escapes, an allocation per command).
 	if we, ok := err.(*writeError); ok {
