@@ -98,6 +98,15 @@ func (c *Console) Close() error {
 
 // Observe renders one event.
 func (c *Console) Observe(e event.Event) {
+	if !c.term {
+		switch e.(type) {
+		case event.HostStarted, *event.HostStarted:
+			// Shown only as a terminal's status line (c.term is fixed
+			// at NewConsole): no need to take the mutex that every
+			// worker of a fan-out takes for its host's result.
+			return
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch e := event.Value(e).(type) {

@@ -364,3 +364,40 @@ gpfs05  ok: gpfs05: RDMA to all 4 expected peers
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// Off a terminal a host's start shows nothing (Observe returns before
+// taking the console's mutex for it); on a terminal it is the host's
+// status line from the start.
+func TestHostStartedOnlyOnATerminal(t *testing.T) {
+	var with, without []event.Event
+	add := func(e event.Event, started bool) {
+		with = append(with, e)
+		if !started {
+			without = append(without, e)
+		}
+	}
+	add(event.RunStarted{Mode: "apply", Hosts: []string{"h1", "h2"}, Steps: []string{"s"}}, false)
+	add(event.StepStarted{Step: "s", Hosts: []string{"h1", "h2"}}, false)
+	add(event.HostStarted{Step: "s", Host: "h1"}, true)
+	add(&event.HostStarted{Step: "s", Host: "h2"}, true)
+	add(event.Progress{Step: "s", Host: "h1", Elapsed: 12}, false)
+	add(event.HostFinished{Step: "s", Host: "h1", Status: event.OK}, false)
+	add(event.HostFinished{Step: "s", Host: "h2", Status: event.Failed, Message: "exit 1"}, false)
+	add(event.StepFinished{Step: "s"}, false)
+	add(event.RunFinished{}, false)
+	for _, verbose := range []bool{false, true} {
+		opts := Options{Color: "never", Verbose: verbose}
+		if got, want := render(t, opts, with), render(t, opts, without); got != want {
+			t.Errorf("verbose=%v: not a terminal, with HostStarted:\n%s\nwithout:\n%s", verbose, got, want)
+		}
+	}
+	var b bytes.Buffer
+	c := NewConsole(&b, Options{Color: "never", IsTerminal: true, Env: []string{"TERM=xterm"}})
+	c.Observe(event.RunStarted{Mode: "apply", Hosts: []string{"h1"}, Steps: []string{"s"}})
+	c.Observe(event.StepStarted{Step: "s", Hosts: []string{"h1"}})
+	b.Reset()
+	c.Observe(&event.HostStarted{Step: "s", Host: "h1"})
+	if got := b.String(); !strings.Contains(got, "h1  running s") {
+		t.Errorf("terminal, HostStarted: %q, want the host's status line", got)
+	}
+}
