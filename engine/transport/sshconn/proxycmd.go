@@ -34,8 +34,7 @@ type proxyConn struct {
 
 // expandProxyCommand expands the tokens ssh expands in a ProxyCommand.
 func expandProxyCommand(cmd string, t Target, alias string) string {
-	return strings.NewReplacer("%%", "%", "%h", t.Address, "%p", strconv.Itoa(t.Port),
-		"%r", t.User, "%n", alias).Replace(cmd)
+	return tokens{'h': t.Address, 'p': strconv.Itoa(t.Port), 'r': t.User, 'n': alias}.expand(cmd)
 }
 
 // dialProxyCommand starts t.ProxyCommand. The command runs until the

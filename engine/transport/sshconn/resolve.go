@@ -93,12 +93,11 @@ func Resolve(t Target, cfg *Config, env MatchEnv) Resolution {
 		t.User = env.LocalUser
 	}
 
-	tokens := strings.NewReplacer("%%", "%", "%d", home, "%u", env.LocalUser, "%h", t.Address,
-		"%n", alias, "%r", t.User, "%p", strconv.Itoa(t.Port))
+	tk := tokens{'d': home, 'u': env.LocalUser, 'h': t.Address, 'n': alias, 'r': t.User, 'p': strconv.Itoa(t.Port)}
 	// ssh expands ~ and tokens; a path still relative is relative to the
 	// working directory, where ssh opens it.
 	path := func(f string) string {
-		f = expandTilde(tokens.Replace(f), home)
+		f = expandTilde(tk.expand(f), home)
 		if !filepath.IsAbs(f) {
 			if a, err := filepath.Abs(f); err == nil {
 				f = a
