@@ -153,8 +153,13 @@ func (p *Pool) authFor(t Target) auth {
 			}
 			continue
 		}
-		if k := readPub(f + ".pub"); k != nil && inAgent[string(k.Marshal())] {
-			continue
+		// Only an agent's keys can make the file's unneeded: without
+		// them its .pub is not read (a file read and a key parsed per
+		// connection, for nothing).
+		if len(inAgent) > 0 {
+			if k := readPub(f + ".pub"); k != nil && inAgent[string(k.Marshal())] {
+				continue
+			}
 		}
 		ss, err := p.loadKey(f)
 		if err != nil {

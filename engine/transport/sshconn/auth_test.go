@@ -153,6 +153,32 @@ func TestAgentAuth(t *testing.T) {
 	}
 }
 
+// An identity file whose public half is in the agent is not read: its
+// passphrase is not asked, the agent's key is used. Without an agent the
+// .pub is not read at all (TestEncryptedKeyPassphrase: the file itself is).
+func TestIdentityFileInAgentNotRead(t *testing.T) {
+	f, pub := encryptedKey(t, "sesame")
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := ssh.ParseRawPrivateKeyWithPassphrase(data, []byte("sesame"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sshdtest.Start(t, 1, sshdtest.Options{AuthorizedKeys: []ssh.PublicKey{pub}})
+	sock := startAgent(t, raw)
+	tg := target(c, 0, c.KnownHostsFile(t))
+	tg.IdentityFiles, tg.IdentitiesOnly = []string{f}, true
+	var asked atomic.Int32
+	p := newPool(t, sshconn.Options{Agent: true, Env: []string{"SSH_AUTH_SOCK=" + sock},
+		Passphrase: func(string) ([]byte, error) { asked.Add(1); return []byte("sesame"), nil }})
+	run(t, p.Host(tg), "true")
+	if n := asked.Load(); n != 0 {
+		t.Errorf("passphrase of a key in the agent asked %d times, want 0", n)
+	}
+}
+
 func TestUserCertificate(t *testing.T) {
 	dir := t.TempDir()
 	_, ca := sshtest.NewKey(t, dir, "user_ca", sshtest.Ed25519, nil)
