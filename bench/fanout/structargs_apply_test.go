@@ -13,8 +13,6 @@ import (
 	"github.com/provadev/prova/engine/apply"
 	"github.com/provadev/prova/engine/event"
 	"github.com/provadev/prova/engine/module"
-	"github.com/provadev/prova/modules/all"
-	"github.com/provadev/prova/modules/shell"
 )
 
 // The apply of the scale runbook is the same, host by host, whether the
@@ -28,18 +26,7 @@ func TestStructArgsApplyMatchesObjectApply(t *testing.T) {
 	rbPath, invPath := writeScale(t, 25, 120)
 	rb := mustLoad(t, rbPath)
 	inv := mustInventory(t, invPath)
-	reg := all.Registry()
-	if _, ok := mustLookup(t, reg, "shell").(module.StructArgs); !ok {
-		t.Fatal("the shell module does not declare module.StructArgs: this test would compare the object's path with itself")
-	}
-	objReg := module.NewRegistry()
-	for _, id := range reg.IDs() {
-		m := mustLookup(t, reg, id)
-		if id == "shell" {
-			m = objectShell{shell.New()}
-		}
-		objReg.Register(m)
-	}
+	reg, objReg := structArgsRegistries(t)
 	type hostRun struct {
 		Commands []string
 		Tally    event.Tally

@@ -43,18 +43,7 @@ func TestStructArgsPlanMatchesObjectPlan(t *testing.T) {
 	rbPath, invPath := writeScale(t, 25, 120)
 	rb := mustLoad(t, rbPath)
 	inv := mustInventory(t, invPath)
-	reg := all.Registry()
-	if _, ok := mustLookup(t, reg, "shell").(module.StructArgs); !ok {
-		t.Fatal("the shell module does not declare module.StructArgs: this test would compare the object's path with itself")
-	}
-	objReg := module.NewRegistry()
-	for _, id := range reg.IDs() {
-		m := mustLookup(t, reg, id)
-		if id == "shell" {
-			m = objectShell{shell.New()}
-		}
-		objReg.Register(m)
-	}
+	reg, objReg := structArgsRegistries(t)
 	plan := func(reg *module.Registry) []event.PlannedHost {
 		prog := mustBind(t, rb, reg)
 		out := run(t, prog, mustScope(t, rb, prog, inv), inv, apply.ModePlan)
@@ -80,4 +69,25 @@ func mustLookup(t *testing.T, reg *module.Registry, id string) module.Module {
 		t.Fatalf("no module %q", id)
 	}
 	return m
+}
+
+// structArgsRegistries returns every module (the shell declaring
+// module.StructArgs) and the same registry with the shell behind
+// objectShell, which hides the declaration: the engine then decodes the
+// shell's per-host arguments through their cty object.
+func structArgsRegistries(t *testing.T) (reg, objReg *module.Registry) {
+	t.Helper()
+	reg = all.Registry()
+	if _, ok := mustLookup(t, reg, "shell").(module.StructArgs); !ok {
+		t.Fatal("the shell module does not declare module.StructArgs: this test would compare the object's path with itself")
+	}
+	objReg = module.NewRegistry()
+	for _, id := range reg.IDs() {
+		m := mustLookup(t, reg, id)
+		if id == "shell" {
+			m = objectShell{shell.New()}
+		}
+		objReg.Register(m)
+	}
+	return reg, objReg
 }

@@ -1,6 +1,7 @@
 package lazyre
 
 import (
+	"fmt"
 	"regexp"
 	"sync"
 	"sync/atomic"
@@ -62,6 +63,18 @@ func CompileAll() error {
 		}
 	}
 	return nil
+}
+
+// Check is what the tests of a package that declares expressions ask of
+// them: compiledAtInit, Compiled() read by a variable of the test package
+// (so after the initialisers of everything the test binary links, before
+// any test runs), must be 0, and every expression made with New must
+// compile. It returns the first failure.
+func Check(compiledAtInit int) error {
+	if compiledAtInit != 0 {
+		return fmt.Errorf("%d regular expressions were compiled by package initialisers; want 0 (declare them with lazyre.New and use them in functions)", compiledAtInit)
+	}
+	return CompileAll()
 }
 
 // The methods of *regexp.Regexp its users call.

@@ -53,3 +53,21 @@ func TestBadExpressionFoundByCompileAll(t *testing.T) {
 	}()
 	bad.MatchString("x")
 }
+
+func TestCheck(t *testing.T) {
+	if err := Check(2); err == nil || !strings.Contains(err.Error(), "2 regular expressions were compiled by package initialisers") {
+		t.Errorf("Check(2) = %v; want the initialisers' count", err)
+	}
+	if err := Check(0); err != nil {
+		t.Errorf("Check(0) = %v", err)
+	}
+	bad := New(`[unclosed`)
+	defer func() {
+		allMu.Lock()
+		all = all[:len(all)-1]
+		allMu.Unlock()
+	}()
+	if err := Check(0); err == nil || !strings.Contains(err.Error(), "missing closing ]") {
+		t.Errorf("Check(0) with %s declared = %v; want its error", bad, err)
+	}
+}
