@@ -47,9 +47,8 @@ func newHeld(hr *HostResult, js []byte) heldResult {
 // hostView is what the record's summaries (tallies, failure,
 // assertions) read of a host-step, held or a HostResult.
 type hostView struct {
-	status            event.Status
-	severity, message string
-	checks            []event.Check
+	status event.Status
+	heldAssert
 }
 
 // hostNames appends the names of the hosts of step s to dst[:0].
@@ -66,12 +65,12 @@ func (w *builder) hostView(s *Step, h string) hostView {
 		r := held[h]
 		v := hostView{status: r.status}
 		if r.assert != nil {
-			v.severity, v.message, v.checks = r.assert.severity, r.assert.message, r.assert.checks
+			v.heldAssert = *r.assert
 		}
 		return v
 	}
 	r := s.Hosts[h]
-	return hostView{status: r.Status, severity: r.Severity, message: r.Message, checks: r.Checks}
+	return hostView{status: r.Status, heldAssert: heldAssert{severity: r.Severity, message: r.Message, checks: r.Checks}}
 }
 
 // appendHeldHosts appends a step's held hosts as run.json's "hosts"
