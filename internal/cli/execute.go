@@ -56,22 +56,36 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 	observers := event.Multi{obs}
 	var rec *record.Writer
 	var halt atomic.Pointer[string]
+	// An apply's record is created while the connections open (see
+	// startRecord); the transport's events wait at the gate for it.
+	var recStart <-chan recordStart
 	if x.mode == apply.ModeApply {
-		// Before the first change: the evidence must have somewhere to go.
-		if err := record.CheckRoom(x.f.recordDir, record.MinFree); err != nil {
-			fmt.Fprintf(a.stderr, "Error: %v\nNothing was changed: prova does not run without a place to keep the evidence.\n", err)
-			_ = closeObs()
-			return errSilent{err}
-		}
-		rec, err = record.Create(x.f.recordDir, record.Meta{
+		recStart = startRecord(x.f.recordDir, record.Meta{
 			RunID: runID, Mode: string(x.mode), Runbook: x.l.rb.Path, RunbookHash: x.l.rb.Hash,
 			Inventory: inventoryName(x.f), InventoryHash: x.l.inv.Hash, InventorySources: inventorySources(x.l.inv), ProvaVersion: version(),
 			Started: time.Now(), Vars: a.recordVars(x.l), Hosts: x.l.inv.Names(),
 			Baseline: x.f.baseline,
 		}, x.l.redact)
-		if err != nil {
-			return fmt.Errorf("create run record: %w", err)
+	}
+	recorded := false
+	// haveRecord waits for the record: before the first change, the
+	// evidence must have somewhere to go. On an error the run does not
+	// start; the record's errors come first, as when it was made first.
+	haveRecord := func() error {
+		if recStart == nil || recorded {
+			return nil
 		}
+		recorded = true
+		r := <-recStart
+		if r.room != nil {
+			fmt.Fprintf(a.stderr, "Error: %v\nNothing was changed: prova does not run without a place to keep the evidence.\n", r.room)
+			_ = closeObs()
+			return errSilent{r.room}
+		}
+		if r.err != nil {
+			return fmt.Errorf("create run record: %w", r.err)
+		}
+		rec = r.rec
 		observers = append(observers, rec)
 		x.record = rec.Dir()
 		rec.OnFail(func(err error) {
@@ -80,10 +94,20 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 				fmt.Fprintf(a.stderr, "Error: %s\nStopping: the host-steps in flight finish, no further change is made.\n", x.l.redact.String(reason))
 			}
 		})
+		return nil
 	}
-	tr, err := a.newTransport(x.l.inv, x.f, observers, a.becomePassword(x.l))
-	if err != nil {
+	// failed returns err after the record's own error, if it has one.
+	failed := func(err error) error {
+		if rerr := haveRecord(); rerr != nil {
+			return rerr
+		}
 		return err
+	}
+	g := newGate()
+	defer g.open(nil)
+	tr, err := a.newTransport(x.l.inv, x.f, g, a.becomePassword(x.l))
+	if err != nil {
+		return failed(err)
 	}
 	defer tr.Close()
 	strategy := x.f.strategy
@@ -91,22 +115,23 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		strategy = x.l.rb.Strategy
 	}
 	if strategy != "" && strategy != apply.Linear && strategy != apply.Free {
-		return fmt.Errorf("--strategy %q: want linear or free", strategy)
+		return failed(fmt.Errorf("--strategy %q: want linear or free", strategy))
 	}
 	allow, err := a.allowDestructive(x.l, x.f)
 	if err != nil {
-		return err
+		return failed(err)
 	}
 	timeout, timeoutFrom, err := stepTimeout(x.f.stepTimeout, x.l.rb.StepTimeout)
 	if err != nil {
-		return err
+		return failed(err)
 	}
 	var lock apply.Lock
 	if x.mode == apply.ModeApply {
-		if lock, err = a.applyLock(x, tr, runID, observers); err != nil {
-			if rec != nil {
-				_ = rec.Close("refused")
+		if lock, err = a.applyLock(x, tr, runID, g); err != nil {
+			if rerr := haveRecord(); rerr != nil {
+				return rerr
 			}
+			_ = rec.Close("refused")
 			return err
 		}
 	}
@@ -116,7 +141,14 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		lockHost = ol.lock.Host
 	}
 	stopWarm := warm(ctx, lockHost, x.l.inv.Names(), x.f.forks, tr.Host)
-	defer stopWarm()
+	defer func() {
+		g.open(nil) // a dial's warning waiting at the gate must not hold up stopWarm
+		stopWarm()
+	}()
+	if err := haveRecord(); err != nil {
+		return err
+	}
+	g.open(observers)
 	runner := apply.New(x.l.prog, x.l.scope, x.l.inv, apply.Options{
 		AllowDestructive: allow,
 		Lock:             lock,
