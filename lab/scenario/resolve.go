@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/provadev/prova/internal/lazyre"
 	"github.com/provadev/prova/lab/model"
 )
 
@@ -247,7 +249,7 @@ func applyGPU(b *hcl.Block, gpus *[]*model.GPU, n int) hcl.Diagnostics {
 }
 
 // sizeValue is a GPFS size: digits and an optional K, M, G or T.
-var sizeValue = regexp.MustCompile(`^[0-9]+[KMGTkmgt]?$`)
+var sizeValue = lazyre.New(`^[0-9]+[KMGTkmgt]?$`)
 
 func applyFaults(body hcl.Body, f *model.Faults) hcl.Diagnostics {
 	c, diags := body.Content(faultsSchema)

@@ -2,7 +2,6 @@ package copy
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
@@ -10,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // Copy is the "copy" module. The zero value is ready to use.
@@ -83,7 +83,7 @@ func (*Copy) Validate(args cty.Value) hcl.Diagnostics {
 	return diags
 }
 
-var modePattern = regexp.MustCompile(`^[0-7]{3,4}$`)
+var modePattern = lazyre.New(`^[0-7]{3,4}$`)
 
 func validateMode(v cty.Value) hcl.Diagnostics {
 	v, _ = v.UnmarkDeep()

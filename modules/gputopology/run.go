@@ -3,12 +3,12 @@ package gputopology
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/internal/lazyre"
 	"github.com/provadev/prova/parse/nvtopo"
 )
 
@@ -25,7 +25,7 @@ func (*Topology) NewArgs() any { return new(args) }
 // Reads implements module.ReadOnly.
 func (*Topology) Reads(cty.Value) string { return "reads " + command }
 
-var notFound = regexp.MustCompile(`(?m)(: not found|: command not found|: No such file or directory)\s*$`)
+var notFound = lazyre.New(`(?m)(: not found|: command not found|: No such file or directory)\s*$`)
 
 // Apply runs nvidia-smi topo -m and judges the GPU-to-NIC relations.
 func (*Topology) Apply(ctx context.Context, req module.ApplyRequest) (module.ApplyResponse, error) {

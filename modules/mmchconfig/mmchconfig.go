@@ -2,7 +2,6 @@ package mmchconfig
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/internal/lazyre"
 	"github.com/provadev/prova/modules/internal/gpfscmd"
 )
 
@@ -50,7 +50,7 @@ var outputsType = cty.Object(map[string]cty.Type{
 // Outputs: the attributes changed and whether any needs a daemon restart.
 func (*Mmchconfig) Outputs() cty.Type { return outputsType }
 
-var attrName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.]*$`)
+var attrName = lazyre.New(`^[A-Za-z][A-Za-z0-9_.]*$`)
 
 // Validate checks attribute names and values, the pagepool size, the
 // fraction and the node list, where they are known.

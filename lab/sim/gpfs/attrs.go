@@ -2,10 +2,11 @@ package gpfs
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/provadev/prova/internal/lazyre"
 )
 
 // kind is how an attribute's value is checked and shown.
@@ -103,8 +104,8 @@ func attrNames() []string {
 }
 
 var (
-	sizeRe = regexp.MustCompile(`^(\d+)([KkMmGgTt]?)$`)
-	portRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(/[1-9][0-9]{0,2}(/[0-9]{1,3})?)?$`)
+	sizeRe = lazyre.New(`^(\d+)([KkMmGgTt]?)$`)
+	portRe = lazyre.New(`^[A-Za-z][A-Za-z0-9_]*(/[1-9][0-9]{0,2}(/[0-9]{1,3})?)?$`)
 )
 
 // normalize checks value for the attribute and returns it as stored.

@@ -2,10 +2,10 @@ package gpfs
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/provadev/prova/internal/lazyre"
 	"github.com/provadev/prova/lab/sim"
 )
 
@@ -20,7 +20,7 @@ const chconfigUsage = `Usage:
                 [-N {Node[,Node...] | NodeFile | NodeClass}]
 `
 
-var assignStart = regexp.MustCompile(`^\s*[A-Za-z][A-Za-z0-9_]*=`)
+var assignStart = lazyre.New(`^\s*[A-Za-z][A-Za-z0-9_]*=`)
 
 // splitAssignments splits "a=1,b=x y,c=p;q" at the commas that start a new
 // attr=value pair, so values may contain commas.

@@ -2,12 +2,12 @@ package nvmecmd
 
 import (
 	"context"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
+	"github.com/provadev/prova/internal/lazyre"
 	"github.com/provadev/prova/parse/nvme"
 )
 
@@ -58,7 +58,7 @@ func (st *State) list(ctx context.Context, h module.Host, argv ...string) (*nvme
 	return l, nil
 }
 
-var devName = regexp.MustCompile(`^/dev/nvme(\d+)n(\d+)$`)
+var devName = lazyre.New(`^/dev/nvme(\d+)n(\d+)$`)
 
 // match returns the devices of nqn in l: by the subsystem or controllers l
 // links them to, else by their names.
