@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -109,7 +110,8 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 	if err != nil {
 		return failed(err)
 	}
-	defer tr.Close()
+	closeTransport := sync.OnceValue(tr.Close) // after the run (below), or on the way out; a second call waits for the first
+	defer closeTransport()
 	strategy := x.f.strategy
 	if strategy == "" {
 		strategy = x.l.rb.Strategy
@@ -164,6 +166,14 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		},
 	})
 	out, err := runner.Run(ctx)
+	// No host is used after the run (the lock is released in it): the
+	// connections close while the record is written; the deferred call
+	// waits for it.
+	go func() {
+		g.open(nil)
+		stopWarm()
+		_ = closeTransport()
+	}()
 	var drift *apply.DriftError
 	if errors.As(err, &drift) {
 		fmt.Fprintln(a.stderr, "Error: the saved plan no longer matches the hosts; nothing was applied.")
