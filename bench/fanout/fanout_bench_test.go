@@ -73,6 +73,10 @@ func BenchmarkFanout(b *testing.B) {
 				row.Runs, row.Usage = len(us), m
 				b.ReportMetric(m.Wall.Seconds(), "wall-s/op")
 				b.ReportMetric(m.CPU().Seconds(), "cpu-s/op")
+				b.ReportMetric(m.User.Seconds(), "user-s/op")
+				b.ReportMetric(m.Sys.Seconds(), "sys-s/op")
+				b.ReportMetric(float64(m.VolCS), "vcsw/op")
+				b.ReportMetric(float64(m.InvolCS), "ivcsw/op")
 				b.ReportMetric(float64(m.MaxRSS)/(1<<20), "peak-MiB")
 				if m.TreePSS > 0 {
 					b.ReportMetric(float64(m.TreePSS)/(1<<20), "pss-MiB")

@@ -18,6 +18,11 @@ type Usage struct {
 	// User and Sys are the CPU times of the child and of every descendant
 	// that was reaped before it exited.
 	User, Sys time.Duration
+	// VolCS and InvolCS are the voluntary and involuntary context
+	// switches of the same processes (ru_nvcsw, ru_nivcsw): a thread that
+	// blocks (a futex wait, a read with nothing to read) switches
+	// voluntarily, one the scheduler preempts involuntarily.
+	VolCS, InvolCS int64
 	// MaxRSS is the peak resident set of the largest single process of
 	// the tree, in bytes (ru_maxrss; see ReadReapUsage for why the tools
 	// are measured through reap).
@@ -64,6 +69,7 @@ func Measure(ctx context.Context, cmd *exec.Cmd, sample bool) (Usage, error) {
 		u.User = time.Duration(ru.Utime.Nano())
 		u.Sys = time.Duration(ru.Stime.Nano())
 		u.MaxRSS = ru.Maxrss * 1024 // KiB on Linux
+		u.VolCS, u.InvolCS = ru.Nvcsw, ru.Nivcsw
 	}
 	if werr != nil {
 		if err := ctx.Err(); err != nil {
@@ -119,8 +125,9 @@ func (t *tail) quote() string {
 // errNoTool marks a tool that is not installed.
 var errNoTool = errors.New("not installed")
 
-// ReadReapUsage replaces u's CPU times and peak RSS with those reap wrote
-// to path (reap -usage): the command's process tree without reap itself.
+// ReadReapUsage replaces u's CPU times, context switches and peak RSS with
+// those reap wrote to path (reap -usage): the command's process tree
+// without reap itself.
 // The peak RSS must come from there: an exec'd process's ru_maxrss starts
 // at the peak of the process it was forked from, so a tool started
 // straight from the benchmark reports at least the benchmark's own peak
@@ -130,10 +137,11 @@ func ReadReapUsage(u Usage, path string) (Usage, error) {
 	if err != nil {
 		return u, fmt.Errorf("reap's usage: %w", err)
 	}
-	var user, sys, rssKiB int64
-	if n, err := fmt.Sscanf(string(b), "%d %d %d\n", &user, &sys, &rssKiB); err != nil || n != 3 {
-		return u, fmt.Errorf("reap's usage %s: %q is not three numbers", path, b)
+	var user, sys, rssKiB, vol, invol int64
+	if n, err := fmt.Sscanf(string(b), "%d %d %d %d %d\n", &user, &sys, &rssKiB, &vol, &invol); err != nil || n != 5 {
+		return u, fmt.Errorf("reap's usage %s: %q is not five numbers", path, b)
 	}
 	u.User, u.Sys, u.MaxRSS = time.Duration(user), time.Duration(sys), rssKiB*1024
+	u.VolCS, u.InvolCS = vol, invol
 	return u, nil
 }

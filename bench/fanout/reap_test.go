@@ -68,6 +68,9 @@ func TestReap(t *testing.T) {
 			t.Fatal(err)
 		}
 		runtime.KeepAlive(big)
+		if u.VolCS <= 0 {
+			t.Errorf("sh through reap -usage: %d voluntary context switches, want some (it waits for its exit)", u.VolCS)
+		}
 		t.Logf("sh through reap -usage: %.1f MiB; reap's own ru_maxrss: %.1f MiB", float64(u.MaxRSS)/(1<<20), float64(direct)/(1<<20))
 		if u.MaxRSS <= 0 || u.MaxRSS >= 64<<20 {
 			t.Errorf("sh's peak RSS through reap -usage: %d bytes, want above 0 and far below this process's 128 MiB (reap's own figure: %d)", u.MaxRSS, direct)

@@ -26,11 +26,14 @@ func Mean(us []Usage) Usage {
 		m.Wall += u.Wall
 		m.User += u.User
 		m.Sys += u.Sys
+		m.VolCS += u.VolCS
+		m.InvolCS += u.InvolCS
 		m.MaxRSS = max(m.MaxRSS, u.MaxRSS)
 		m.TreePSS = max(m.TreePSS, u.TreePSS)
 	}
 	n := time.Duration(len(us))
 	m.Wall, m.User, m.Sys = m.Wall/n, m.User/n, m.Sys/n
+	m.VolCS, m.InvolCS = m.VolCS/int64(n), m.InvolCS/int64(n)
 	return m
 }
 

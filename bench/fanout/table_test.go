@@ -12,10 +12,10 @@ func usage(wall, cpu time.Duration, rss int64) Usage {
 
 func TestMeanAveragesTimesAndKeepsPeaks(t *testing.T) {
 	m := Mean([]Usage{
-		{Wall: time.Second, User: 100 * time.Millisecond, Sys: 10 * time.Millisecond, MaxRSS: 5 * mib, TreePSS: 9 * mib},
-		{Wall: 3 * time.Second, User: 300 * time.Millisecond, Sys: 30 * time.Millisecond, MaxRSS: 7 * mib, TreePSS: 8 * mib},
+		{Wall: time.Second, User: 100 * time.Millisecond, Sys: 10 * time.Millisecond, VolCS: 100, InvolCS: 7, MaxRSS: 5 * mib, TreePSS: 9 * mib},
+		{Wall: 3 * time.Second, User: 300 * time.Millisecond, Sys: 30 * time.Millisecond, VolCS: 300, InvolCS: 9, MaxRSS: 7 * mib, TreePSS: 8 * mib},
 	})
-	want := Usage{Wall: 2 * time.Second, User: 200 * time.Millisecond, Sys: 20 * time.Millisecond, MaxRSS: 7 * mib, TreePSS: 9 * mib}
+	want := Usage{Wall: 2 * time.Second, User: 200 * time.Millisecond, Sys: 20 * time.Millisecond, VolCS: 200, InvolCS: 8, MaxRSS: 7 * mib, TreePSS: 9 * mib}
 	if m != want {
 		t.Fatalf("Mean = %+v, want %+v", m, want)
 	}

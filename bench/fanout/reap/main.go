@@ -13,8 +13,9 @@
 // exits with COMMAND's status. It is a Linux-only benchmark helper.
 //
 // With -usage, reap writes to FILE the user and system CPU time (in
-// nanoseconds) and the peak resident set (in KiB) of COMMAND and every
-// process it waited for, not counting its own: one line, three numbers.
+// nanoseconds), the peak resident set (in KiB) and the voluntary and
+// involuntary context switches of COMMAND and every process it waited
+// for, not counting its own: one line, five numbers.
 // The peak is why this exists: Linux starts an exec'd process's ru_maxrss
 // at the peak of the process it was forked from, so a tool started
 // straight from the benchmark (a large Go test binary) could never report
@@ -102,7 +103,7 @@ func writeUsage(path string) error {
 	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
 		return fmt.Errorf("getrusage: %w", err)
 	}
-	line := fmt.Sprintf("%d %d %d\n", ru.Utime.Nano(), ru.Stime.Nano(), ru.Maxrss)
+	line := fmt.Sprintf("%d %d %d %d %d\n", ru.Utime.Nano(), ru.Stime.Nano(), ru.Maxrss, ru.Nvcsw, ru.Nivcsw)
 	return os.WriteFile(path, []byte(line), 0o600)
 }
 
