@@ -5,11 +5,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/provadev/prova/bench/fanout"
 	"github.com/provadev/prova/internal/cli"
+	"github.com/provadev/prova/internal/testkit/sshdtest"
 )
 
 // BenchmarkApplyInProcess runs prova apply of the fan-out workload inside
@@ -38,6 +44,50 @@ func BenchmarkApplyInProcess(b *testing.B) {
 					"--ssh-config", "none", "--record-dir", filepath.Join(w.Dir, "records")}
 				if rc := cli.Main(args, bytes.NewReader(nil), io.Discard, &stderr); rc != 0 {
 					b.Fatalf("prova apply: exit %d: %s", rc, stderr.String())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFloorInProcess runs the floor (sshdtest.Floor: one x/crypto/ssh
+// connection per host, the commands back to back) on the same workload
+// inside the test binary, for a differential profile against
+// BenchmarkApplyInProcess (go tool pprof -diff_base floor.out prova.out).
+// Hosts: BENCHFANOUT_HOSTS, default 10, 50, 200.
+func BenchmarkFloorInProcess(b *testing.B) {
+	if !haveSSHD() {
+		b.Skip("sshd not installed")
+	}
+	sizes, err := parseSizes(os.Getenv("BENCHFANOUT_HOSTS"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lab := benchfanout.StartLab(b)
+	pem, err := os.ReadFile(lab.KeyFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	signer, err := ssh.ParsePrivateKey(pem)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range sizes {
+		w := workload(b, lab, n)
+		cmds := slices.Repeat([]string{benchfanout.RemoteCommand}, benchfanout.Steps)
+		b.Run("hosts="+strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				// The known_hosts file is read per run, as the floor's
+				// process reads it.
+				hk, err := knownhosts.New(lab.KnownHosts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cfg := &ssh.ClientConfig{User: lab.User, Auth: []ssh.AuthMethod{ssh.PublicKeys(signer)},
+					HostKeyCallback: hk, Timeout: 30 * time.Second}
+				if err := sshdtest.Floor(b.Context(), w.Addrs(), cfg, cmds); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})
