@@ -16,7 +16,11 @@
 // behind (OpenSSH ControlPersist masters) run under ./reap, a child
 // subreaper that collects them, so their CPU is counted too. Peak RSS is
 // the largest single process (rusage ru_maxrss); total PSS is the sum over
-// the whole process tree, sampled every 100 ms (a lower bound).
+// the whole process tree, sampled every 100 ms (a lower bound). User and
+// system CPU and the voluntary and involuntary context switches (ru_nvcsw,
+// ru_nivcsw) of the same processes are reported as benchmark metrics too.
+// BenchmarkApplyInProcess and BenchmarkFloorInProcess run prova and the
+// floor inside the test binary, for CPU and memory profiles of each.
 //
 // The package never asserts timing: benchmarks report. It talks only to
 // 127.0.0.1, where its sshd instances listen (13 processes of 16 ports:
