@@ -18,10 +18,10 @@ import (
 // host_finished, output, step_started, step_finished, planned) straight
 // into bytes, exactly as marshalEventSlow does by way of encoding/json, a
 // decode into a map, redaction and a second encoding: the same keys in
-// the same order, the same escapes, the same numbers. ok is false for
-// other events, and when a secret occurs in the event's field names
-// (which marshalEventSlow would redact too); MarshalEvent then takes the
-// slow path.
+// the same order, the same escapes, the same numbers; run_started and
+// run_finished are appendRunEvent's. ok is false for other events, and
+// when a secret occurs in the event's field names (which marshalEventSlow
+// would redact too); MarshalEvent then takes the slow path.
 func appendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]byte, bool) {
 	var keys string
 	switch e.(type) {
@@ -38,7 +38,7 @@ func appendEvent(b []byte, e event.Event, now time.Time, r *redact.Redactor) ([]
 	case event.PlannedHost:
 		keys = "action changes destructive diagnostics from host name step summary symbol to"
 	default:
-		return b, false
+		return appendRunEvent(b, e, now, r)
 	}
 	if r.Contains("type time " + keys) {
 		return b, false

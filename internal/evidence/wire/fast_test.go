@@ -75,8 +75,11 @@ func TestAppendEventLeavesRedactedKeysToTheSlowPath(t *testing.T) {
 	if string(b) != string(want) {
 		t.Errorf("MarshalEvent = %s, want %s", b, want)
 	}
-	if _, ok := appendEvent(nil, event.RunStarted{}, time.Now(), nil); ok {
-		t.Error("appendEvent took run_started, which it does not encode")
+	if _, ok := appendEvent(nil, event.Warning{Message: "m"}, time.Now(), nil); ok {
+		t.Error("appendEvent took warning, which it does not encode")
+	}
+	if _, ok := appendEvent(nil, event.RunFinished{Hosts: map[string]event.Tally{"n1": {}}}, time.Now(), redact.New("unreach")); ok {
+		t.Error("appendEvent took run_finished with a secret in a tally's field name")
 	}
 }
 
@@ -111,6 +114,9 @@ func TestAppendEventKnowsEveryField(t *testing.T) {
 		reflect.TypeOf(event.StepFinished{}): {"step", "duration_ns"},
 		reflect.TypeOf(event.PlannedHost{}):  {"step", "host", "action", "symbol", "summary", "changes", "destructive", "-"},
 		reflect.TypeOf(event.Change{}):       {"name", "from", "to"},
+		reflect.TypeOf(event.RunStarted{}):   {"run_id", "mode", "runbook", "hosts", "steps", "time", "fail_rule"},
+		reflect.TypeOf(event.RunFinished{}):  {"run_id", "mode", "hosts", "failed", "changes", "would_fail", "duration_ns", "time"},
+		reflect.TypeOf(event.Tally{}):        {"ok", "changed", "failed", "skipped", "unreachable", "warned"},
 	}
 	for ty, want := range known {
 		var got []string
