@@ -48,6 +48,7 @@ type Console struct {
 	dropped   map[string][]event.HostDropped // apply: per step, grouped at its end
 	busy      map[string]*busyStep           // apply, not a terminal: hosts still running per step
 	find      *findings.Collector            // failed and warned hosts, for the Findings block
+	keyBuf    []byte                         // flushGroups' group keys, made one at a time
 	planSeen  planCounts
 	aborted   *event.Aborted
 }

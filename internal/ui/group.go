@@ -28,6 +28,9 @@ var nameRE = regexp.MustCompile(`[A-Za-z0-9_][A-Za-z0-9_.-]*[A-Za-z0-9_]|[A-Za-z
 // folded, a list of all other hosts of the run is named so, and host's own
 // name becomes selfMark when self is true.
 func (c *Console) generic(host, s string, self bool) string {
+	if s == "" {
+		return s // most parts of a group's key (no message, no diagnostics)
+	}
 	if c.known == nil {
 		c.known = make(map[string]bool, len(c.hosts))
 		for _, h := range c.hosts {
@@ -85,18 +88,22 @@ func show(s string, host string, n int) string {
 	return strings.ReplaceAll(s, selfMark, "<host>")
 }
 
-// groupKey is what hosts must share to be one line.
-func (c *Console) groupKey(en hostEntry) string {
-	var b strings.Builder
-	b.WriteString(string(en.status))
+// appendGroupKey appends what hosts must share to be one line: the
+// status, then each part of the entry (message, checks, tail,
+// diagnostics) in its generic form, its lines ended by \x02, each part
+// opened by \x01. flushGroups makes it in one buffer of the Console's
+// and looks the group up with it, so that a step's hosts that share one
+// outcome make one key string, not one each.
+func (c *Console) appendGroupKey(b []byte, en hostEntry) []byte {
+	b = append(b, en.status...)
 	for _, part := range [][]string{en.msg, en.checks, en.tail, {en.diags}} {
-		b.WriteString("\x01")
+		b = append(b, '\x01')
 		for _, l := range part {
-			b.WriteString(c.generic(en.host, l, true))
-			b.WriteString("\x02")
+			b = append(b, c.generic(en.host, l, true)...)
+			b = append(b, '\x02')
 		}
 	}
-	return b.String()
+	return b
 }
 
 // severity orders a step's groups: successes first, failures last.
@@ -143,7 +150,6 @@ func (c *Console) flushGroups(step string) {
 	entries := c.pending[step]
 	delete(c.pending, step)
 	type group struct {
-		key     string
 		n       int // entries, while they are counted
 		entries []hostEntry
 	}
@@ -151,18 +157,18 @@ func (c *Console) flushGroups(step string) {
 	// slice of their number, and the usual single group (every host with
 	// the same outcome) is the entries themselves, not a copy.
 	var groups []*group
-	keys := make([]string, len(entries))
+	of := make([]*group, len(entries)) // each entry's group
 	byKey := map[string]*group{}
 	for i, en := range entries {
-		k := c.groupKey(en)
-		keys[i] = k
-		g := byKey[k]
+		c.keyBuf = c.appendGroupKey(c.keyBuf[:0], en)
+		g := byKey[string(c.keyBuf)]
 		if g == nil {
-			g = &group{key: k}
-			byKey[k] = g
+			g = &group{}
+			byKey[string(c.keyBuf)] = g
 			groups = append(groups, g)
 		}
 		g.n++
+		of[i] = g
 	}
 	if len(groups) == 1 {
 		groups[0].entries = entries
@@ -171,9 +177,11 @@ func (c *Console) flushGroups(step string) {
 			g.entries = make([]hostEntry, 0, g.n)
 		}
 		for i, en := range entries {
-			g := byKey[keys[i]]
-			g.entries = append(g.entries, en)
+			of[i].entries = append(of[i].entries, en)
 		}
+	}
+	if cap(c.keyBuf) > 64<<10 {
+		c.keyBuf = nil // a rare huge key's buffer is not kept
 	}
 	for _, g := range groups {
 		if d, ok := c.absorbRetries(step, g.entries); ok {
