@@ -31,6 +31,12 @@
 // single-threaded encoder per reference (at most 32 references, 16 MiB
 // of their content, kept for the run), whatever the number of forks.
 //
+// The trail's lines are written by group commit: each is appended under
+// the Writer's lock, and the first Observe to find no write in flight
+// writes every line pending with one write(2) outside the lock; every
+// Observe returns once its own line is written, so a killed run's trail
+// holds every event observed, and Close waits for the write in flight.
+//
 // A Writer is an event.Observer: the CLI adds it next to the console and
 // calls Close when the run ends, including after Ctrl-C, when it records
 // the steps left half-done. Every string it writes is redacted, then cut

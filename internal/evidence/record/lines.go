@@ -46,20 +46,16 @@ func (w *Writer) writeLine(v any) error {
 	return nil
 }
 
-// writeHostLine appends a finished host-step's line, encoded by
-// appendHostStep into a buffer kept between calls (the caller holds
-// w.mu), and returns its HostResult's encoding for run.json; nil, with
-// the error, when it could not be encoded.
-func (w *Writer) writeHostLine(l *hostLine) ([]byte, error) {
-	b, result, err := appendHostStep(w.line[:0], l)
+// appendHostLine appends a finished host-step's line, encoded by
+// appendHostStep, to the lines pending (the caller holds w.mu and
+// commits it) and returns its HostResult's encoding for run.json; nil,
+// with the error, when it could not be encoded (nothing is appended).
+func (w *Writer) appendHostLine(l *hostLine) ([]byte, error) {
+	b, result, err := appendHostStep(w.pend, l)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s line: %w", eventsFile, err)
 	}
-	if cap(b) <= 64<<10 {
-		w.line = b // a rare huge line is not kept
-	}
-	if _, err := w.events.Write(b); err != nil {
-		return result, fmt.Errorf("write %s: %w", eventsFile, err)
-	}
+	w.pend = b
+	w.appended++
 	return result, nil
 }

@@ -28,7 +28,15 @@ type Writer struct {
 	*builder
 	store    *blobStore // raw blobs written, and their compression
 	rawBytes int64      // blob bytes written so far (compressed)
-	line     []byte     // writeHostLine's buffer, reused
+
+	// The trail's group commit (commit.go): lines appended to pend under
+	// mu, written by one goroutine at a time outside it.
+	pend     []byte    // lines appended, not yet taken by a writer
+	spare    []byte    // the other batch's buffer, reused
+	appended uint64    // lines appended so far
+	written  uint64    // lines appended whose write has returned
+	writing  bool      // a batch is being written, outside mu
+	wrote    sync.Cond // broadcast, L is &mu, when a batch's write returns
 	// result is hostResult's copy of a result without its outputs, reused:
 	// the host-step is held encoded, so the copy is dropped once encoded.
 	result    map[string]any
@@ -78,6 +86,7 @@ func Create(root string, meta Meta, r *redact.Redactor) (*Writer, error) {
 		builder: newBuilder(r, Record{Version: Version, Meta: meta, Status: StatusRunning}),
 		store:   newBlobStore(),
 	}
+	w.wrote.L = &w.mu
 	w.held = map[string]map[string]heldResult{}
 	if err := w.writeRunFile(); err != nil {
 		f.Close()
@@ -135,7 +144,7 @@ func (w *Writer) Observe(e event.Event) {
 		// and held encoded (held.go), not as a HostResult.
 		l := hostLine{Type: hf.Kind(), at: w.now().UTC(),
 			Step: w.red.String(hf.Step), Host: w.red.String(hf.Host), HostResult: w.hostResult(hf)}
-		js, err := w.writeHostLine(&l)
+		js, err := w.appendHostLine(&l)
 		w.setHeld(hf.Step, hf.Host, newHeld(&l.HostResult, js))
 		if len(w.result) > 64 {
 			w.result = nil // a rare wide result's map is not kept
@@ -144,22 +153,20 @@ func (w *Writer) Observe(e event.Event) {
 		}
 		if err != nil {
 			w.fail(err)
+			return
 		}
+		w.commit(w.appended)
 		return
 	}
 	w.fold(e)
-	// The line is encoded into the buffer writeHostLine uses too (w.mu
-	// is held).
-	if b, err := wire.AppendEvent(w.line[:0], e, w.now(), w.red); err != nil {
+	b, err := wire.AppendEvent(w.pend, e, w.now(), w.red)
+	if err != nil {
 		w.fail(err)
-	} else {
-		if cap(b) <= 64<<10 {
-			w.line = b // a rare huge line is not kept
-		}
-		if _, err := w.events.Write(b); err != nil {
-			w.fail(fmt.Errorf("write %s: %w", eventsFile, err))
-		}
+		return
 	}
+	w.pend = b
+	w.appended++
+	w.commit(w.appended)
 }
 
 func (w *Writer) fail(err error) {
@@ -245,6 +252,9 @@ func (w *Writer) hostResult(e event.HostFinished) HostResult {
 func (w *Writer) Close(status string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	// The lines pending are written first, and a batch in flight waited
+	// for, before events.jsonl is closed.
+	w.drain()
 	if w.closed {
 		return w.closeErr
 	}
