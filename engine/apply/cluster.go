@@ -56,12 +56,12 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 			}
 			req.Args, req.Typed = sa.val, sa.typed
 		}
-		req.Hosts[h] = r.hostFor(s, &m, h)
+		req.Hosts[h] = r.hostFor(s, m, h)
 		req.Order = append(req.Order, h)
 	}
 	if len(req.Order) > 0 {
 		actx := ctx
-		timeout, from := r.timeoutFor(&m)
+		timeout, from := r.timeoutFor(m)
 		if timeout > 0 {
 			var cancel context.CancelFunc
 			actx, cancel = context.WithTimeout(ctx, timeout)

@@ -227,8 +227,6 @@ func newRun(t interface {
 	}
 	reg := module.NewRegistry()
 	reg.Register(cmdModule{})
-	reg.Register(holdsModule{})
-
 	reg.Register(probeModule{})
 	reg.Register(wipeModule{})
 	reg.Register(&typedModule{seen: map[string]any{}})

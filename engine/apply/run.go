@@ -315,11 +315,11 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (stop, bool, hcl.
 				if r.halted().stops() {
 					return
 				}
-				st := r.runHost(ctx, se, &m, h)
+				o := r.runHost(ctx, se, m, h)
 				mu.Lock()
 				defer mu.Unlock()
 				done++
-				if st == event.Failed || st == event.Unreachable {
+				if o.status == event.Failed || o.status == event.Unreachable {
 					failedCount++
 				}
 			})

@@ -1,5 +1,0 @@
-//go:build !race
-
-package apply
-
-const raceBuild = false
