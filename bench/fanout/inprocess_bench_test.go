@@ -26,14 +26,7 @@ import (
 //	go test -run '^$' -bench ApplyInProcess/hosts=200 -benchtime 3x \
 //	    -cpuprofile cpu.out ./bench/fanout
 func BenchmarkApplyInProcess(b *testing.B) {
-	if !haveSSHD() {
-		b.Skip("sshd not installed")
-	}
-	sizes, err := parseSizes(os.Getenv("BENCHFANOUT_HOSTS"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	lab := benchfanout.StartLab(b)
+	lab, sizes := inProcessLab(b)
 	for _, n := range sizes {
 		w := workload(b, lab, n)
 		b.Run("hosts="+strconv.Itoa(n), func(b *testing.B) {
@@ -56,14 +49,7 @@ func BenchmarkApplyInProcess(b *testing.B) {
 // BenchmarkApplyInProcess (go tool pprof -diff_base floor.out prova.out).
 // Hosts: BENCHFANOUT_HOSTS, default 10, 50, 200.
 func BenchmarkFloorInProcess(b *testing.B) {
-	if !haveSSHD() {
-		b.Skip("sshd not installed")
-	}
-	sizes, err := parseSizes(os.Getenv("BENCHFANOUT_HOSTS"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	lab := benchfanout.StartLab(b)
+	lab, sizes := inProcessLab(b)
 	pem, err := os.ReadFile(lab.KeyFile)
 	if err != nil {
 		b.Fatal(err)
@@ -92,4 +78,18 @@ func BenchmarkFloorInProcess(b *testing.B) {
 			}
 		})
 	}
+}
+
+// inProcessLab skips without sshd, reads BENCHFANOUT_HOSTS (default 10,
+// 50, 200) and starts the lab the in-process benchmarks share.
+func inProcessLab(b *testing.B) (*benchfanout.Lab, []int) {
+	b.Helper()
+	if !haveSSHD() {
+		b.Skip("sshd not installed")
+	}
+	sizes, err := parseSizes(os.Getenv("BENCHFANOUT_HOSTS"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return benchfanout.StartLab(b), sizes
 }

@@ -20,14 +20,7 @@ import (
 // the run's and steps' own events (serial), and per host, each step's
 // start and finish (hosts[i]'s in worker[i]).
 func groupEvents(steps, hosts int) (head, tail []event.Event, worker [][]event.Event) {
-	names := make([]string, hosts)
-	for h := range names {
-		names[h] = fmt.Sprintf("h%03d", h)
-	}
-	stepNames := make([]string, steps)
-	for s := range stepNames {
-		stepNames[s] = fmt.Sprintf("shell.s%02d", s)
-	}
+	names, stepNames := fanoutNames(steps, hosts)
 	head = []event.Event{event.RunStarted{RunID: testMeta().RunID, Mode: "apply", Hosts: names, Steps: stepNames, Time: t0}}
 	for _, st := range stepNames {
 		head = append(head, event.StepStarted{Step: st, Module: "shell", Hosts: names})
@@ -259,4 +252,17 @@ func TestObserveBatchError(t *testing.T) {
 	if err := w.Close(""); err == nil || !strings.Contains(err.Error(), "broken pipe") {
 		t.Errorf("Close: %v, want the write's error", err)
 	}
+}
+
+// fanoutNames names a fan-out's hosts (h000...) and steps (shell.s00...).
+func fanoutNames(steps, hosts int) (names, stepNames []string) {
+	names = make([]string, hosts)
+	for h := range names {
+		names[h] = fmt.Sprintf("h%03d", h)
+	}
+	stepNames = make([]string, steps)
+	for s := range stepNames {
+		stepNames[s] = fmt.Sprintf("shell.s%02d", s)
+	}
+	return names, stepNames
 }

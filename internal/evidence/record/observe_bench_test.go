@@ -1,7 +1,6 @@
 package record
 
 import (
-	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -19,14 +18,7 @@ import (
 // of a 200-host run.
 func BenchmarkObserveFanout(b *testing.B) {
 	const steps, hosts = 10, 200
-	names := make([]string, hosts)
-	for h := range names {
-		names[h] = fmt.Sprintf("h%03d", h)
-	}
-	stepNames := make([]string, steps)
-	for s := range stepNames {
-		stepNames[s] = fmt.Sprintf("shell.s%02d", s)
-	}
+	names, stepNames := fanoutNames(steps, hosts)
 	events := []event.Event{event.RunStarted{Steps: stepNames, Hosts: names, Mode: "apply"}}
 	for _, st := range stepNames {
 		events = append(events, event.StepStarted{Step: st, Module: "shell"})
