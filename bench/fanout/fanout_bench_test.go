@@ -12,15 +12,18 @@ import (
 	"github.com/provadev/prova/bench/fanout"
 )
 
-// BenchmarkFanout runs the 10-step workload on N = 10, 50 and 200 hosts
-// (BENCHFANOUT_HOSTS="10,50,200") with every tool (BENCHFANOUT_TOOLS, a
+// BenchmarkFanout runs the 10-step workload (BENCHFANOUT_STEPS, a
+// comma-separated list of step counts, sets others: every tool runs each)
+// on N = 10, 50 and 200 hosts (BENCHFANOUT_HOSTS="10,50,200") with every tool (BENCHFANOUT_TOOLS, a
 // comma-separated subset of floor, floor-lockstep, prova, prova-baseline,
 // openssh, ansible-raw, ansible-command), each as a child process against
 // real sshd on loopback, and prints the table and the goals.
 // BENCHFANOUT_PROVA names a prebuilt prova binary (default: go build into a
 // temp dir); BENCHFANOUT_PROVA_BASELINE another one to compare it with
 // (its rows are skipped without it); BENCHFANOUT_MARKDOWN
-// names a file to write the Markdown table and headlines to. Missing
+// names a file to write the Markdown table and headlines to. With two or
+// more host counts and step counts it also prints each tool's CPU fitted
+// as a + b·N + c·N·steps (benchfanout.Fit). Missing
 // ansible-playbook skips its rows; it never fails the benchmark.
 func BenchmarkFanout(b *testing.B) {
 	if !haveSSHD() {
@@ -47,57 +50,113 @@ func BenchmarkFanout(b *testing.B) {
 	if len(tools) == 0 || tools[0].Name != benchfanout.Floor {
 		b.Fatal("BENCHFANOUT_TOOLS must include floor: every ratio is to it")
 	}
+	stepCounts, err := benchfanout.ParseSteps(os.Getenv("BENCHFANOUT_STEPS"))
+	if err != nil {
+		b.Fatal(err)
+	}
 	var rows []benchfanout.Row
 	for _, n := range sizes {
-		w := workload(b, lab, n)
-		// One unmeasured floor run warms sshd and the page cache.
-		if _, err := w.Run(ctx, tools[0]); err != nil {
-			b.Fatal(err)
-		}
-		for _, tool := range tools {
-			row := benchfanout.Row{Hosts: n, Tool: tool.Name, Skipped: tool.Missing}
-			b.Run(fmt.Sprintf("hosts=%d/%s", n, tool.Name), func(b *testing.B) {
-				if tool.Missing != "" {
-					b.Skip(tool.Missing)
-				}
-				var us []benchfanout.Usage
-				for b.Loop() {
-					u, err := w.Run(ctx, tool)
-					if err != nil {
-						row.Skipped = "failed: " + firstLine(err.Error())
-						b.Fatal(err)
-					}
-					us = append(us, u)
-				}
-				m := benchfanout.Mean(us)
-				row.Runs, row.Usage = len(us), m
-				b.ReportMetric(m.Wall.Seconds(), "wall-s/op")
-				b.ReportMetric(m.CPU().Seconds(), "cpu-s/op")
-				b.ReportMetric(m.User.Seconds(), "user-s/op")
-				b.ReportMetric(m.Sys.Seconds(), "sys-s/op")
-				b.ReportMetric(float64(m.VolCS), "vcsw/op")
-				b.ReportMetric(float64(m.InvolCS), "ivcsw/op")
-				b.ReportMetric(float64(m.MaxRSS)/(1<<20), "peak-MiB")
-				if m.TreePSS > 0 {
-					b.ReportMetric(float64(m.TreePSS)/(1<<20), "pss-MiB")
-				}
-			})
-			rows = append(rows, row)
+		for _, steps := range stepCounts {
+			w := workloadSteps(b, lab, n, steps)
+			// One unmeasured floor run warms sshd and the page cache.
+			if _, err := w.Run(ctx, tools[0]); err != nil {
+				b.Fatal(err)
+			}
+			rows = append(rows, runTools(b, w, tools)...)
 		}
 	}
-	fmt.Printf("\nfan-out, %d commands per host (%s), %d CPUs:\n%s\n", benchfanout.Steps,
+	fmt.Printf("\nfan-out, %s commands per host (%s), %d CPUs:\n%s\n", stepList(stepCounts),
 		benchfanout.RemoteCommand, runtime.NumCPU(), benchfanout.Text(rows))
 	heads := append(benchfanout.Headlines(rows), benchfanout.Goals(rows)...)
 	fmt.Println(strings.Join(heads, "\n"))
+	fits := costFits(rows, tools)
+	if fits != "" {
+		fmt.Println(fits)
+	}
 	if path := os.Getenv("BENCHFANOUT_MARKDOWN"); path != "" {
 		text := benchfanout.Markdown(rows) + "\n" + "- " + strings.Join(heads, "\n- ") + "\n"
+		if fits != "" {
+			text += "\n```\n" + fits + "```\n"
+		}
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
+// runTools measures every tool on w, one sub-benchmark each: hosts=N/tool
+// on the default workload, hosts=N,steps=S/tool on others.
+func runTools(b *testing.B, w *benchfanout.Workload, tools []benchfanout.Tool) []benchfanout.Row {
+	ctx := b.Context()
+	n := len(w.Hosts)
+	name := fmt.Sprintf("hosts=%d", n)
+	if w.Steps != benchfanout.Steps {
+		name += fmt.Sprintf(",steps=%d", w.Steps)
+	}
+	var rows []benchfanout.Row
+	for _, tool := range tools {
+		row := benchfanout.Row{Hosts: n, Steps: w.Steps, Tool: tool.Name, Skipped: tool.Missing}
+		b.Run(name+"/"+tool.Name, func(b *testing.B) {
+			if tool.Missing != "" {
+				b.Skip(tool.Missing)
+			}
+			var us []benchfanout.Usage
+			for b.Loop() {
+				u, err := w.Run(ctx, tool)
+				if err != nil {
+					row.Skipped = "failed: " + firstLine(err.Error())
+					b.Fatal(err)
+				}
+				us = append(us, u)
+			}
+			m := benchfanout.Mean(us)
+			row.Runs, row.Usage, row.Samples = len(us), m, us
+			b.ReportMetric(m.Wall.Seconds(), "wall-s/op")
+			b.ReportMetric(m.CPU().Seconds(), "cpu-s/op")
+			b.ReportMetric(m.User.Seconds(), "user-s/op")
+			b.ReportMetric(m.Sys.Seconds(), "sys-s/op")
+			b.ReportMetric(float64(m.VolCS), "vcsw/op")
+			b.ReportMetric(float64(m.InvolCS), "ivcsw/op")
+			b.ReportMetric(float64(m.MaxRSS)/(1<<20), "peak-MiB")
+			if m.TreePSS > 0 {
+				b.ReportMetric(float64(m.TreePSS)/(1<<20), "pss-MiB")
+			}
+		})
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// costFits is every tool's CPU split into per run, per host and per
+// host-step (benchfanout.Fit), the floor first; "" when the step counts
+// and host counts do not separate them.
+func costFits(rows []benchfanout.Row, tools []benchfanout.Tool) string {
+	var fits []benchfanout.CostFit
+	for _, t := range tools {
+		if f, err := benchfanout.Fit(rows, t.Name); err == nil {
+			fits = append(fits, f)
+		}
+	}
+	if len(fits) == 0 {
+		return ""
+	}
+	return benchfanout.FitText(fits)
+}
+
+func stepList(steps []int) string {
+	s := make([]string, len(steps))
+	for i, n := range steps {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
+}
+
 func workload(b *testing.B, lab *benchfanout.Lab, n int) *benchfanout.Workload {
+	b.Helper()
+	return workloadSteps(b, lab, n, benchfanout.Steps)
+}
+
+func workloadSteps(b *testing.B, lab *benchfanout.Lab, n, steps int) *benchfanout.Workload {
 	b.Helper()
 	hosts, err := lab.Hosts(n)
 	if err != nil {
@@ -109,7 +168,7 @@ func workload(b *testing.B, lab *benchfanout.Lab, n int) *benchfanout.Workload {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { os.RemoveAll(ctl) })
-	w, err := benchfanout.NewWorkload(lab, hosts, b.TempDir(), ctl)
+	w, err := benchfanout.NewWorkload(lab, hosts, steps, b.TempDir(), ctl)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,9 +9,13 @@ import (
 // Row is one tool at one N: the mean of its runs (peaks are maxima).
 type Row struct {
 	Hosts int
+	// Steps is the commands per host (0: the default, Steps).
+	Steps int
 	Tool  string
 	Runs  int
 	Usage Usage
+	// Samples are the runs Usage is the mean of (for Fit; may be nil).
+	Samples []Usage
 	// Skipped says why the tool did not run ("" when it ran).
 	Skipped string
 }
@@ -37,20 +41,39 @@ func Mean(us []Usage) Usage {
 	return m
 }
 
+// StepCount is the row's commands per host.
+func (r Row) StepCount() int {
+	if r.Steps == 0 {
+		return Steps
+	}
+	return r.Steps
+}
+
 // Ratio returns the wall time of tool at hosts divided by that of base at
-// the same N, and false when either did not run.
+// the same N, on the default workload (Steps commands per host), and false
+// when either did not run.
 func Ratio(rows []Row, hosts int, tool, base string) (float64, bool) {
-	t, ok1 := find(rows, hosts, tool)
-	b, ok2 := find(rows, hosts, base)
+	return ratioAt(rows, hosts, Steps, tool, base)
+}
+
+func ratioAt(rows []Row, hosts, steps int, tool, base string) (float64, bool) {
+	t, ok1 := findAt(rows, hosts, steps, tool)
+	b, ok2 := findAt(rows, hosts, steps, base)
 	if !ok1 || !ok2 || b.Usage.Wall <= 0 {
 		return 0, false
 	}
 	return t.Usage.Wall.Seconds() / b.Usage.Wall.Seconds(), true
 }
 
+// find is tool's row at hosts on the default workload: the goals' and
+// headlines' figures are of that one.
 func find(rows []Row, hosts int, tool string) (Row, bool) {
+	return findAt(rows, hosts, Steps, tool)
+}
+
+func findAt(rows []Row, hosts, steps int, tool string) (Row, bool) {
 	for _, r := range rows {
-		if r.Hosts == hosts && r.Tool == tool && r.Skipped == "" && r.Runs > 0 {
+		if r.Hosts == hosts && r.StepCount() == steps && r.Tool == tool && r.Skipped == "" && r.Runs > 0 {
 			return r, true
 		}
 	}
@@ -62,31 +85,56 @@ const mib = 1 << 20
 // Markdown renders rows as a Markdown table, in the order given.
 func Markdown(rows []Row) string {
 	var b strings.Builder
-	b.WriteString("| N | tool | runs | wall s | CPU s | CPU ms per host-step | peak RSS MiB (largest process) | PSS MiB (all processes) | wall / floor |\n")
-	b.WriteString("|--:|---|--:|--:|--:|--:|--:|--:|--:|\n")
+	steps := otherSteps(rows)
+	head, rule, stepCell := "| N |", "|--:|", func(Row) string { return "" }
+	if steps {
+		head, rule = "| N | steps |", "|--:|--:|"
+		stepCell = func(r Row) string { return fmt.Sprintf(" %d |", r.StepCount()) }
+	}
+	b.WriteString(head + " tool | runs | wall s | CPU s | CPU ms per host-step | peak RSS MiB (largest process) | PSS MiB (all processes) | wall / floor |\n")
+	b.WriteString(rule + "---|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range rows {
 		if r.Skipped != "" {
-			fmt.Fprintf(&b, "| %d | %s | 0 | skipped: %s | | | | | |\n", r.Hosts, r.Tool, r.Skipped)
+			fmt.Fprintf(&b, "| %d |%s %s | 0 | skipped: %s | | | | | |\n", r.Hosts, stepCell(r), r.Tool, r.Skipped)
 			continue
 		}
 		c := cells(rows, r)
-		fmt.Fprintf(&b, "| %d | %s | %d | %s | %s | %s | %s | %s | %s |\n", r.Hosts, r.Tool, r.Runs,
+		fmt.Fprintf(&b, "| %d |%s %s | %d | %s | %s | %s | %s | %s | %s |\n", r.Hosts, stepCell(r), r.Tool, r.Runs,
 			c.wall, c.cpu, c.perStep, c.rss, c.pss, c.ratio)
 	}
 	return b.String()
 }
 
+// otherSteps reports whether some row has another step count than the
+// default: the tables then have a steps column (without one they are
+// what they were before step counts could be set).
+func otherSteps(rows []Row) bool {
+	for _, r := range rows {
+		if r.StepCount() != Steps {
+			return true
+		}
+	}
+	return false
+}
+
 // Text renders rows as an aligned plain-text table.
 func Text(rows []Row) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%5s  %-16s %4s %8s %8s %10s %9s %9s %8s\n", "N", "tool", "runs", "wall s", "CPU s", "CPU ms/hs", "peak MiB", "PSS MiB", "÷ floor")
+	steps := otherSteps(rows)
+	n := func(r Row) string { return fmt.Sprintf("%5d", r.Hosts) }
+	nHead := fmt.Sprintf("%5s", "N")
+	if steps {
+		n = func(r Row) string { return fmt.Sprintf("%5d %5d", r.Hosts, r.StepCount()) }
+		nHead = fmt.Sprintf("%5s %5s", "N", "steps")
+	}
+	fmt.Fprintf(&b, "%s  %-16s %4s %8s %8s %10s %9s %9s %8s\n", nHead, "tool", "runs", "wall s", "CPU s", "CPU ms/hs", "peak MiB", "PSS MiB", "÷ floor")
 	for _, r := range rows {
 		if r.Skipped != "" {
-			fmt.Fprintf(&b, "%5d  %-16s skipped: %s\n", r.Hosts, r.Tool, r.Skipped)
+			fmt.Fprintf(&b, "%s  %-16s skipped: %s\n", n(r), r.Tool, r.Skipped)
 			continue
 		}
 		c := cells(rows, r)
-		fmt.Fprintf(&b, "%5d  %-16s %4d %8s %8s %10s %9s %9s %8s\n", r.Hosts, r.Tool, r.Runs,
+		fmt.Fprintf(&b, "%s  %-16s %4d %8s %8s %10s %9s %9s %8s\n", n(r), r.Tool, r.Runs,
 			c.wall, c.cpu, c.perStep, c.rss, c.pss, c.ratio)
 	}
 	return b.String()
@@ -104,30 +152,24 @@ func cells(rows []Row, r Row) rowCells {
 		ratio:   "-",
 	}
 	if r.Hosts > 0 {
-		ms := r.Usage.CPU().Seconds() * 1000 / float64(r.Hosts*Steps)
+		ms := r.Usage.CPU().Seconds() * 1000 / float64(r.Hosts*r.StepCount())
 		c.perStep = fmt.Sprintf("%.2f", ms)
 	}
 	if r.Usage.TreePSS > 0 {
 		c.pss = fmt.Sprintf("%.1f", float64(r.Usage.TreePSS)/mib)
 	}
-	if x, ok := Ratio(rows, r.Hosts, r.Tool, Floor); ok {
+	if x, ok := ratioAt(rows, r.Hosts, r.StepCount(), r.Tool, Floor); ok {
 		c.ratio = fmt.Sprintf("%.2fx", x)
 	}
 	return c
 }
 
-// Headlines states the targets' figures: prova against the floor at every
-// N, the tuned Ansible runs against prova, and prova's peak memory at the
+// Headlines states the targets' figures on the default workload: prova
+// against the floor at every N, the tuned Ansible runs against prova, and prova's peak memory at the
 // largest N.
 func Headlines(rows []Row) []string {
 	var out []string
-	var ns []int
-	for _, r := range rows {
-		if len(ns) == 0 || ns[len(ns)-1] != r.Hosts {
-			ns = append(ns, r.Hosts)
-		}
-	}
-	for _, n := range ns {
+	for _, n := range hostCounts(rows) {
 		var parts []string
 		if x, ok := Ratio(rows, n, Prova, Floor); ok {
 			parts = append(parts, fmt.Sprintf("prova %.2fx the floor's wall time", x))
@@ -209,9 +251,13 @@ func Goals(rows []Row) []string {
 	return out
 }
 
+// hostCounts are the Ns of the default workload's rows, in order.
 func hostCounts(rows []Row) []int {
 	var ns []int
 	for _, r := range rows {
+		if r.StepCount() != Steps {
+			continue
+		}
 		if len(ns) == 0 || ns[len(ns)-1] != r.Hosts {
 			ns = append(ns, r.Hosts)
 		}

@@ -59,13 +59,13 @@ func Tools(b Bins) []Tool {
 		{Name: Floor, About: "sshdtest.Floor in its own process: one x/crypto/ssh connection per host, the commands back to back",
 			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
 				args := []string{"-key", w.Lab.KeyFile, "-known-hosts", w.Lab.KnownHosts, "-user", w.Lab.User,
-					"-cmd", RemoteCommand, "-n", strconv.Itoa(Steps)}
+					"-cmd", RemoteCommand, "-n", strconv.Itoa(w.Steps)}
 				return exec.CommandContext(ctx, b.Floor, append(args, w.Addrs()...)...)
 			}},
 		{Name: FloorLockstep, About: "the floor with a barrier after each command, as prova runs steps (-lockstep)",
 			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
 				args := []string{"-lockstep", "-key", w.Lab.KeyFile, "-known-hosts", w.Lab.KnownHosts, "-user", w.Lab.User,
-					"-cmd", RemoteCommand, "-n", strconv.Itoa(Steps)}
+					"-cmd", RemoteCommand, "-n", strconv.Itoa(w.Steps)}
 				return exec.CommandContext(ctx, b.Floor, append(args, w.Addrs()...)...)
 			}},
 		{Name: Prova, About: "prova apply --forks N, console output to a pipe, run record written",

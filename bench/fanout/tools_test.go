@@ -27,7 +27,7 @@ func TestToolsRunAgainstSSHD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := benchfanout.NewWorkload(lab, hosts, t.TempDir(), ctl)
+	w, err := benchfanout.NewWorkload(lab, hosts, benchfanout.Steps, t.TempDir(), ctl)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,13 +4,35 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/provadev/prova/engine/module"
 )
 
-// Steps is the number of commands each host runs.
+// Steps is the number of commands each host runs by default (the
+// workload of the table and the goals); BENCHFANOUT_STEPS sets others.
 const Steps = 10
+
+// MaxSteps is the largest step count a workload takes.
+const MaxSteps = 1000
+
+// ParseSteps reads BENCHFANOUT_STEPS: a comma-separated list of step
+// counts from 1 to MaxSteps; "" is the default, Steps alone.
+func ParseSteps(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return []int{Steps}, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > MaxSteps {
+			return nil, fmt.Errorf("BENCHFANOUT_STEPS: %q is not a step count from 1 to %d", f, MaxSteps)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
 
 // StepCommand is the command of every runbook step (shell module), and
 // RemoteCommand what prova's shell module sends for it; the other tools
@@ -25,11 +47,12 @@ const (
 type Workload struct {
 	Dir        string // everything below, absolute
 	Hosts      []Host
+	Steps      int // commands per host, the same for every tool
 	Lab        *Lab
 	Home       string // HOME of every tool: empty, so no ~/.ssh/config
 	ControlDir string // OpenSSH and Ansible ControlPath sockets (short path)
 
-	Runbook   string // prova runbook, Steps shell steps
+	Runbook   string // prova runbook, one shell step per command
 	Inventory string // prova HCL inventory
 	HostsFile string // "name address port" lines
 	SSHHost   string // per-host OpenSSH script
@@ -39,11 +62,14 @@ type Workload struct {
 	CmdBook   string // playbook, command module
 }
 
-// NewWorkload writes the workload files for hosts into dir, with
-// controlDir for control sockets (keep it short: a unix socket path has at
-// most 107 bytes).
-func NewWorkload(lab *Lab, hosts []Host, dir, controlDir string) (*Workload, error) {
-	w := &Workload{Dir: dir, Hosts: hosts, Lab: lab, Home: filepath.Join(dir, "home"), ControlDir: controlDir,
+// NewWorkload writes the workload files for hosts, steps commands per
+// host, into dir, with controlDir for control sockets (keep it short: a
+// unix socket path has at most 107 bytes).
+func NewWorkload(lab *Lab, hosts []Host, steps int, dir, controlDir string) (*Workload, error) {
+	if steps < 1 || steps > MaxSteps {
+		return nil, fmt.Errorf("workload of %d steps per host: want 1 to %d", steps, MaxSteps)
+	}
+	w := &Workload{Dir: dir, Hosts: hosts, Steps: steps, Lab: lab, Home: filepath.Join(dir, "home"), ControlDir: controlDir,
 		Runbook: filepath.Join(dir, "bench.hcl"), Inventory: filepath.Join(dir, "inventory.hcl"),
 		HostsFile: filepath.Join(dir, "hosts.txt"), SSHHost: filepath.Join(dir, "openssh-host.sh"),
 		SSHAll: filepath.Join(dir, "openssh.sh"), Ansible: filepath.Join(dir, "ansible", "ansible.cfg"),
@@ -61,8 +87,8 @@ func NewWorkload(lab *Lab, hosts []Host, dir, controlDir string) (*Workload, err
 		w.SSHAll:    fmt.Sprintf("#!/bin/sh\nexec xargs -P %d -L 1 sh %s < %s\n", len(hosts), module.Quote(w.SSHHost), module.Quote(w.HostsFile)),
 		w.Ansible:   w.ansibleConfig(),
 		filepath.Join(dir, "ansible", "hosts.ini"): w.ansibleInventory(),
-		w.RawBook: playbook("raw"),
-		w.CmdBook: playbook("command"),
+		w.RawBook: playbook("raw", steps),
+		w.CmdBook: playbook("command", steps),
 	}
 	for path, text := range files {
 		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
@@ -83,8 +109,8 @@ func (w *Workload) Addrs() []string {
 
 func (w *Workload) runbook() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "runbook {\n  description = \"fan-out benchmark: %d trivial commands per host\"\n}\n", Steps)
-	for i := range Steps {
+	fmt.Fprintf(&b, "runbook {\n  description = \"fan-out benchmark: %d trivial commands per host\"\n}\n", w.Steps)
+	for i := range w.Steps {
 		fmt.Fprintf(&b, "\nstep \"shell\" \"s%02d\" {\n  command = %q\n}\n", i+1, StepCommand)
 	}
 	return b.String()
@@ -134,7 +160,7 @@ while [ $i -lt %d ]; do
   i=$((i+1))
 done
 s -O exit "$addr" 2>/dev/null
-`, Steps, w.sshOptions(), module.Quote(w.ControlDir+"/%C"), module.Quote(w.Lab.User), Steps, module.Quote(RemoteCommand))
+`, w.Steps, w.sshOptions(), module.Quote(w.ControlDir+"/%C"), module.Quote(w.Lab.User), w.Steps, module.Quote(RemoteCommand))
 }
 
 func (w *Workload) ansibleConfig() string {
@@ -167,10 +193,10 @@ func (w *Workload) ansibleInventory() string {
 	return b.String()
 }
 
-func playbook(module string) string {
+func playbook(module string, steps int) string {
 	var b strings.Builder
 	b.WriteString("- hosts: all\n  gather_facts: false\n  tasks:\n")
-	for i := range Steps {
+	for i := range steps {
 		fmt.Fprintf(&b, "    - name: s%02d\n      %s: %s\n", i+1, module, RemoteCommand)
 	}
 	return b.String()

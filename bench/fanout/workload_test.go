@@ -25,7 +25,7 @@ func TestWorkloadFilesAreValid(t *testing.T) {
 	if _, err := lab.Hosts(4); err == nil {
 		t.Error("Hosts(4) on a 3-endpoint lab: no error")
 	}
-	w, err := benchfanout.NewWorkload(lab, hosts, t.TempDir(), t.TempDir())
+	w, err := benchfanout.NewWorkload(lab, hosts, benchfanout.Steps, t.TempDir(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -60,6 +61,9 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
+// bindFailed matches sshd's log line for a port it could not bind.
+var bindFailed = regexp.MustCompile(`Bind to port \d+ on \S+ failed`)
+
 // run starts sshd in the foreground and waits until its log says it
 // listens on every port. Dialling is no proof: between picking a free port
 // and sshd binding it, another process (a parallel test package) may take
@@ -79,7 +83,9 @@ func (in *Instance) run(sshd string) error {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		log := in.Log()
-		if strings.Contains(log, "Bind to port") {
+		// "error: Bind to port P on A failed: ..." (at DEBUG1 sshd
+		// also logs "debug1: Bind to port P on A." for every port).
+		if bindFailed.MatchString(log) {
 			in.kill()
 			return fmt.Errorf("sshdtest: sshd could not bind a port: %s", log)
 		}

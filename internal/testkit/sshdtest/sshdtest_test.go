@@ -85,3 +85,19 @@ func BenchmarkFloor(b *testing.B) {
 		})
 	}
 }
+
+// TestStartAtDebugLogLevel: at LogLevel DEBUG1 sshd logs "Bind to port"
+// for every port it binds; only a failed bind is a failure to start.
+func TestStartAtDebugLogLevel(t *testing.T) {
+	c := sshdtest.Start(t, 1, sshdtest.Options{Ports: 2, Extra: "LogLevel DEBUG1"})
+	for _, addr := range c.Addrs() {
+		cl, err := ssh.Dial("tcp", addr, c.ClientConfig())
+		if err != nil {
+			t.Fatalf("dial %s: %v", addr, err)
+		}
+		cl.Close()
+	}
+	if log := c.Instances[0].Log(); !strings.Contains(log, "debug1: Bind to port") {
+		t.Errorf("sshd did not log at DEBUG1:\n%s", log)
+	}
+}
