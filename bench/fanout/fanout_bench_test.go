@@ -151,11 +151,6 @@ func stepList(steps []int) string {
 	return strings.Join(s, ", ")
 }
 
-func workload(b *testing.B, lab *benchfanout.Lab, n int) *benchfanout.Workload {
-	b.Helper()
-	return workloadSteps(b, lab, n, benchfanout.Steps)
-}
-
 func workloadSteps(b *testing.B, lab *benchfanout.Lab, n, steps int) *benchfanout.Workload {
 	b.Helper()
 	hosts, err := lab.Hosts(n)
