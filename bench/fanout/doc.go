@@ -1,7 +1,10 @@
 // Package benchfanout is the fan-out benchmark harness: it runs the same
-// 10-step workload of trivial commands on N hosts (real OpenSSH sshd on
-// loopback) with prova and with reference tools, each as a child process,
-// and measures wall time, CPU seconds and memory of every run.
+// workload of trivial commands (10 per host by default, BENCHFANOUT_STEPS
+// sets others) on N hosts (real OpenSSH sshd on loopback) with prova and
+// with reference tools, each as a child process, and measures wall time,
+// CPU seconds and memory of every run. Over several host and step counts
+// Fit splits each tool's CPU into its parts per run, per host and per
+// host-step.
 //
 // The tools are prova itself (bin/prova apply), the floor (a minimal Go
 // program, ./floor, that calls sshdtest.Floor: one x/crypto/ssh connection

@@ -115,7 +115,7 @@ func invert3(m [3][3]float64) ([3][3]float64, bool) {
 // first fit's (the floor's).
 func FitText(fits []CostFit) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-16s %6s %18s %18s %20s\n", "CPU = a + b·N + c·N·steps", "runs", "a ms per run", "b ms per host", "c µs per host-step")
+	fmt.Fprintf(&b, "%-25s %6s %18s %18s %20s\n", "CPU = a + b·N + c·N·steps", "runs", "a ms per run", "b ms per host", "c µs per host-step")
 	for _, f := range fits {
 		fmt.Fprintf(&b, "%-25s %6d %9.1f ± %-6.1f %9.3f ± %-6.3f %10.1f ± %-6.1f\n", f.Tool, f.Points,
 			f.PerRun*1e3, f.SE[0]*1e3, f.PerHost*1e3, f.SE[1]*1e3, f.PerHostStep*1e6, f.SE[2]*1e6)
