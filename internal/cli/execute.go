@@ -166,6 +166,9 @@ func (a *app) execute(ctx context.Context, x *execution) error {
 		},
 	})
 	out, err := runner.Run(ctx)
+	if rec != nil {
+		reclaim() // before the record's Close allocates (reclaim.go)
+	}
 	// No host is used after the run (the lock is released in it): the
 	// connections close while the record is written; the deferred call
 	// waits for it.
