@@ -159,9 +159,12 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 	actx := ctx
 	timeout, from := r.timeoutFor(m)
 	if timeout > 0 {
-		var cancel context.CancelFunc
-		actx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
+		// A context.WithTimeout's cost (a timer, a registration with the
+		// run's context under its mutex) only when a module asks for its
+		// Done channel: sshconn watches the deadline per connection.
+		a := module.NewAttempt(ctx, time.Now().Add(timeout))
+		defer a.End()
+		actx = a
 	}
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
 		resp, known, diags := be.EvalBody(s.Body, hc.context())

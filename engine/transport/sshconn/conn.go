@@ -32,6 +32,8 @@ type Conn struct {
 	keepErr  error // why keepalive gave up, if it did
 	sftpCl   *sftp.Client
 	sftpOpen chan struct{}
+	watches  []*cmdWatch // Run's, idle (getWatch)
+	closed   bool        // close ran: watches put back are let go
 }
 
 var _ module.Host = (*Conn)(nil)
@@ -235,6 +237,19 @@ func (c *Conn) lost(err error) error {
 	return unreachable(err)
 }
 
+// releaseWatches lets go of the connection's idle watches, and of every
+// other one as it is put back: their registrations with the run's
+// context end with the connection.
+func (c *Conn) releaseWatches() {
+	c.mu.Lock()
+	ws := c.watches
+	c.watches, c.closed = nil, true
+	c.mu.Unlock()
+	for _, w := range ws {
+		w.release()
+	}
+}
+
 func (c *Conn) close() error {
 	c.dialing <- struct{}{}
 	defer func() { <-c.dialing }()
@@ -249,6 +264,7 @@ func (c *Conn) close() error {
 		c.sftpCl.Close()
 	}
 	c.mu.Unlock()
+	c.releaseWatches()
 	err := c.client.Close()
 	<-c.dead
 	if err != nil && !errors.Is(err, io.EOF) && !isClosedErr(err) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/provadev/prova/engine/module"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -61,7 +62,7 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	if err != nil {
 		return -1, fmt.Errorf("stdout of %q on %s: %w", cmd, c.Name(), err)
 	}
-	w := getWatch(c, cl, tag)
+	w := c.getWatch(cl, tag)
 	defer w.put()
 	w.s = s
 	s.Stderr = w.stderr(stderr)
@@ -74,14 +75,38 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	if noStdin != nil {
 		noStdin.Close() // EOF: the command reads nothing
 	}
+	if a, ok := ctx.(*module.Attempt); ok {
+		// The engine's attempt: the watch watches it, no registration
+		// per command (cmdWatch).
+		w.arm(a)
+		werr := copyOut(w.stdout(stdout), out)
+		err = s.Wait()
+		if w.disarm(a) {
+			return -1, w.waitKill(cmd, w.cause)
+		}
+		return c.result(cmd, err, werr)
+	}
 	stop := context.AfterFunc(ctx, w.onCancel)
 	werr := copyOut(w.stdout(stdout), out)
 	err = s.Wait()
 	if !stop() { // ctx ended: the command was (being) killed
-		w.finished <- struct{}{} // never blocks: one token, drained by put
-		<-w.killed
-		return -1, fmt.Errorf("%q on %s: %w", cmd, c.Name(), context.Cause(ctx))
+		return -1, w.waitKill(cmd, context.Cause(ctx))
 	}
+	return c.result(cmd, err, werr)
+}
+
+// waitKill waits for the kill of a command whose context ended (the
+// command has ended meanwhile: the kill stops waiting out its grace) and
+// returns the error Run returns for it, with cause.
+func (w *cmdWatch) waitKill(cmd string, cause error) error {
+	w.finished <- struct{}{} // never blocks: one token, drained by put
+	<-w.killed
+	return fmt.Errorf("%q on %s: %w", cmd, w.c.Name(), cause)
+}
+
+// result is what Run returns for a command that ended by itself, with the
+// session's wait error err and the stdout writer's werr.
+func (c *Conn) result(cmd string, err, werr error) (int, error) {
 	if werr != nil {
 		return -1, fmt.Errorf("write the output of %q on %s: %w", cmd, c.Name(), werr)
 	}
