@@ -3,7 +3,8 @@
 // (Planner or ReadOnly, ApplyOnly, Destructive, Arguments, StructArgs,
 // BodyEvaluator, ClusterModule, Describer), the Host a module runs commands on, the request
 // and response types of the plan and apply phases, an explicit Registry
-// value, and helpers every module needs (shell quoting, decoding into the
+// value, the context of one attempt of a step (Attempt: a deadline without a
+// timer until a module asks for Done), and helpers every module needs (shell quoting, decoding into the
 // module's argument struct, calling a module with a live context).
 //
 // It does not know which modules exist (modules/all builds the registry), how
