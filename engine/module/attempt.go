@@ -195,7 +195,8 @@ func (a *Attempt) End() {
 // Watch registers w to be told (AttemptEnded(token)) when End ends the
 // attempt. It returns false, registering nothing, when End has already
 // been called. A watcher unregisters with Unwatch once it no longer needs
-// to know.
+// to know. Watchers are compared as interface values (Unwatch finds w by
+// ==), so w must be of a comparable type: a pointer, as sshconn's is.
 func (a *Attempt) Watch(w AttemptWatcher, token uint64) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
