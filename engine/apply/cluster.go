@@ -56,7 +56,7 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 			}
 			req.Args, req.Typed = sa.val, sa.typed
 		}
-		req.Hosts[h] = r.hostFor(s, m, h)
+		req.Hosts[h] = newStreamingHost(r.hostOf(m, h), s.ID(), obs) // the module's for the call alone: a cluster module's goroutines may outlive one host's part
 		req.Order = append(req.Order, h)
 	}
 	if len(req.Order) > 0 {

@@ -95,6 +95,10 @@ func (h *fakeHost) Run(ctx context.Context, cmd string, stdin io.Reader, stdout,
 			return 0, nil
 		}
 		return 1, nil
+	case cmd == "late-echo":
+		<-h.f.wait
+		fmt.Fprintln(stdout, "late")
+		return 0, nil
 	case cmd == "whoami":
 		fmt.Fprintln(stdout, h.name)
 		return 0, nil
@@ -230,6 +234,7 @@ func newRun(t interface {
 	reg.Register(probeModule{})
 	reg.Register(wipeModule{})
 	reg.Register(&typedModule{seen: map[string]any{}})
+	reg.Register(lingerModule{})
 	prog, diags := program.Bind(rb, reg)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())

@@ -32,11 +32,14 @@ type heartbeat struct {
 	due        time.Time
 	prev, next *heartbeat
 	listed     bool
+	// progress is report as a func, made once with the heartbeat: a
+	// streaming host's heartbeat serves every step of its host.
+	progress func(module.Progress)
 }
 
 // startHeartbeat starts the heartbeat of an attempt on h: the first
 // attempt of a host-step uses the one its streaming host holds (no
-// allocation of its own).
+// allocation of its own, its progress func made with the host).
 func (r *Runner) startHeartbeat(h module.Host, step string, timeout time.Duration) *heartbeat {
 	host := h.Name()
 	var hb *heartbeat
@@ -45,7 +48,12 @@ func (r *Runner) startHeartbeat(h module.Host, step string, timeout time.Duratio
 		hb = &sh.beat
 	} else {
 		hb = new(heartbeat)
+		hb.progress = hb.report
 	}
+	if hb.progress == nil { // a streaming host not made by newStreamingHost
+		hb.progress = hb.report
+	}
+	hb.quietSince.Store(0)
 	hb.obs, hb.clock, hb.step, hb.host, hb.timeout = r.opts.Observer, r.beats.of(host), step, host, timeout
 	hb.clock.add(hb)
 	return hb

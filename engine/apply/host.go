@@ -60,8 +60,30 @@ func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host
 	return o
 }
 
-func (r *Runner) hostFor(s *program.Step, m program.Meta, name string) module.Host {
-	return &streamingHost{Host: r.hostOf(m, name), step: s.ID(), obs: r.opts.Observer}
+// hostFor is the streaming host of step s on host name, for one module
+// call. The host's own is reused (reset for s) when its previous step gave
+// it back (keepHost); a host whose own is taken gets a new one.
+func (r *Runner) hostFor(s *program.Step, m program.Meta, name string) *streamingHost {
+	if st := r.hosts.get(name, false); st != nil {
+		if sh := st.stream.Swap(nil); sh != nil {
+			sh.reset(r.hostOf(m, name), s.ID())
+			return sh
+		}
+	}
+	return newStreamingHost(r.hostOf(m, name), s.ID(), r.opts.Observer)
+}
+
+// keepHost gives sh back to its host for the next step, unless a command
+// of the module's is still running on it (a module that returned while a
+// goroutine of its runs one): that one keeps sh to itself, and the next
+// step gets a new host.
+func (r *Runner) keepHost(name string, sh *streamingHost) {
+	if sh.runs.Load() != 0 {
+		return
+	}
+	if st := r.hosts.get(name, false); st != nil {
+		st.stream.Store(sh)
+	}
 }
 
 // hostOf is the host a step's module runs its commands on, before its
@@ -94,6 +116,7 @@ func (r *Runner) applyEval(ctx context.Context, se *stepEval, m program.Meta, ho
 		}
 	}
 	h := r.hostFor(s, m, host)
+	defer r.keepHost(host, h)
 	retries := m.Retries
 	switch {
 	case retries >= 0: // set, 0 included: that many retries
@@ -197,7 +220,7 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 	}
 	hb := r.startHeartbeat(h, s.ID(), timeout)
 	resp, err := module.CallApply(actx, s.Module, module.ApplyRequest{Host: h, Args: args, Typed: sa.typed, BaseDir: r.prog.Runbook.BaseDir,
-		Progress: hb.report, Planned: planned})
+		Progress: hb.progress, Planned: planned})
 	hb.stop()
 	if err != nil {
 		switch {

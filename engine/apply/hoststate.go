@@ -2,6 +2,7 @@ package apply
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -19,6 +20,9 @@ type hostState struct {
 	// name is the host's name as its results' JSON has it (NFC, as
 	// cty.StringVal makes it), boxed once rather than at every host-step.
 	name any
+	// stream is the host's streaming host between its steps (hostFor,
+	// keepHost); nil while a step has it.
+	stream atomic.Pointer[streamingHost]
 }
 
 func newHostState(name string, active bool) *hostState {

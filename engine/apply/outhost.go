@@ -30,9 +30,28 @@ type streamingHost struct {
 	// the host (startHeartbeat); later attempts make their own.
 	beat      heartbeat
 	beatTaken bool
+	// runs counts the commands running on the host (Run not returned):
+	// the engine keeps the host for the next step only when none is.
+	runs atomic.Int32
+}
+
+// newStreamingHost is a streaming host of step over h, to obs.
+func newStreamingHost(h module.Host, step string, obs event.Observer) *streamingHost {
+	sh := &streamingHost{Host: h, step: step, obs: obs}
+	sh.beat.progress = sh.beat.report
+	return sh
+}
+
+// reset makes sh, kept from its host's previous step with no command
+// running (keepHost), the streaming host of step over h. Its own output
+// and heartbeat are set afresh when taken (Run, startHeartbeat).
+func (h *streamingHost) reset(host module.Host, step string) {
+	h.Host, h.step, h.beatTaken = host, step, false
 }
 
 func (h *streamingHost) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	h.runs.Add(1)
+	defer h.runs.Add(-1)
 	var o *runOutput
 	if h.busy.CompareAndSwap(false, true) {
 		o = &h.own

@@ -123,7 +123,9 @@ type ApplyRequest struct {
 	// Planned is the module's own Plan answer, made just before, when the
 	// engine probed first (nil when the module is applied without a plan).
 	Planned *PlanResponse
-	// Progress, when not nil, receives progress of long operations.
+	// Progress, when not nil, receives progress of long operations. The
+	// module must not call it after Apply returns: the engine reuses what
+	// is behind it for the host's next step.
 	Progress func(Progress)
 }
 

@@ -78,10 +78,9 @@ func (*CPUCapture) Apply(ctx context.Context, req module.ApplyRequest) (module.A
 	}
 	h := req.Host
 	cmd := mpstatCommand(n)
-	stop := make(chan struct{})
-	go reportProgress(req.Progress, "mpstat on "+h.Name(), n, stop)
+	stopProgress := startProgress(req.Progress, "mpstat on "+h.Name(), n)
 	out, err := module.Capture(ctx, h, cmd)
-	close(stop)
+	stopProgress()
 	resp.RC, resp.Stdout, resp.Stderr = out.RC, out.Stdout, out.Stderr
 	if err != nil {
 		return resp, err

@@ -11,6 +11,23 @@ import (
 // progressEvery is how often a running benchmark reports progress.
 const progressEvery = 2 * time.Second
 
+// startProgress reports progress in a goroutine (reportProgress) until
+// the func it returns is called, which returns once the goroutine is done:
+// no report comes after it, so the module is done with the request's
+// Progress when its Apply returns (the engine reuses a host's heartbeat
+// for its next step).
+func startProgress(report func(module.Progress), what string, total int) (stop func()) {
+	stopped, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		reportProgress(report, what, total, stopped)
+	}()
+	return func() {
+		close(stopped)
+		<-done
+	}
+}
+
 // reportProgress calls report every progressEvery until stop is closed,
 // with the elapsed and remaining time of a run of total seconds (0:
 // unknown).

@@ -27,10 +27,9 @@ func measure(ctx context.Context, req module.ApplyRequest, a args, cmd string) (
 	if a.CPUCapture {
 		s = startCPU(ctx, req.Host, rt+cpuMargin)
 	}
-	stop := make(chan struct{})
-	go reportProgress(req.Progress, a.Tool+" on "+req.Host.Name(), rt, stop)
+	stopProgress := startProgress(req.Progress, a.Tool+" on "+req.Host.Name(), rt)
 	out, err := module.Capture(ctx, req.Host, cmd)
-	close(stop)
+	stopProgress()
 	r.out = out
 	r.evidence[cmd] = out.Stdout + out.Stderr
 	if s != nil {
