@@ -32,14 +32,15 @@ type heartbeat struct {
 	due        time.Time
 	prev, next *heartbeat
 	listed     bool
-	// progress is report as a func, made once with the heartbeat: a
-	// streaming host's heartbeat serves every step of its host.
+	// progress is report as a func, made once per heartbeat: a streaming
+	// host's heartbeat serves every step of its host.
 	progress func(module.Progress)
 }
 
 // startHeartbeat starts the heartbeat of an attempt on h: the first
 // attempt of a host-step uses the one its streaming host holds (no
-// allocation of its own, its progress func made with the host).
+// allocation of its own; its progress func, made on its first use, serves
+// every later step of the host).
 func (r *Runner) startHeartbeat(h module.Host, step string, timeout time.Duration) *heartbeat {
 	host := h.Name()
 	var hb *heartbeat
@@ -48,9 +49,8 @@ func (r *Runner) startHeartbeat(h module.Host, step string, timeout time.Duratio
 		hb = &sh.beat
 	} else {
 		hb = new(heartbeat)
-		hb.progress = hb.report
 	}
-	if hb.progress == nil { // a streaming host not made by newStreamingHost
+	if hb.progress == nil {
 		hb.progress = hb.report
 	}
 	hb.quietSince.Store(0)

@@ -37,9 +37,7 @@ type streamingHost struct {
 
 // newStreamingHost is a streaming host of step over h, to obs.
 func newStreamingHost(h module.Host, step string, obs event.Observer) *streamingHost {
-	sh := &streamingHost{Host: h, step: step, obs: obs}
-	sh.beat.progress = sh.beat.report
-	return sh
+	return &streamingHost{Host: h, step: step, obs: obs}
 }
 
 // reset makes sh, kept from its host's previous step with no command
