@@ -35,11 +35,27 @@ func (l *Latency) run(ctx context.Context, req module.ClusterRequest, a args, p 
 		addr = v
 	}
 	sctx, cancelServer := context.WithCancel(ctx)
-	defer cancelServer()
-	serverDone := make(chan module.Output, 1)
+	serverDone := make(chan struct{})
 	go func() {
-		o, _ := module.Capture(sctx, sh, l.command(a, ""))
-		serverDone <- o
+		defer close(serverDone)
+		module.Capture(sctx, sh, l.command(a, ""))
+	}()
+	// The server's command has ended on its host before run returns, on
+	// every path: a pair never leaves a perftest server behind it.
+	grace := time.Duration(0)
+	defer func() {
+		if grace > 0 {
+			t := time.NewTimer(grace)
+			defer t.Stop()
+			select {
+			case <-serverDone:
+				cancelServer()
+				return
+			case <-t.C:
+			}
+		}
+		cancelServer()
+		<-serverDone
 	}()
 	deadline := time.Now().Add(l.connectWait)
 	for {
@@ -79,13 +95,6 @@ func (l *Latency) run(ctx context.Context, req module.ClusterRequest, a args, p 
 	}
 	// The server ends by itself once its client is done; give it a moment,
 	// then stop it so nothing is left running on the host.
-	t := time.NewTimer(5 * time.Second)
-	select {
-	case <-serverDone:
-	case <-t.C:
-		cancelServer()
-		<-serverDone
-	}
-	t.Stop()
+	grace = 5 * time.Second
 	return m
 }

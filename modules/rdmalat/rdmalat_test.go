@@ -2,9 +2,13 @@ package rdmalat
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -223,5 +227,47 @@ size       = var.size
 	}
 	if want := "Invalid mode|Invalid tool|Invalid iterations"; strings.Join(got, "|") != want {
 		t.Errorf("Validate = %q, want %q", got, want)
+	}
+}
+
+// inflight counts the commands running on a host.
+type inflight struct {
+	*moduletest.FakeHost
+	n *atomic.Int32
+}
+
+func (h inflight) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	h.n.Add(1)
+	defer h.n.Add(-1)
+	rc, err := h.FakeHost.Run(ctx, cmd, stdin, stdout, stderr)
+	if ctx.Err() != nil {
+		// A command that was stopped takes a while to end on a real
+		// host; yield so that a module that does not wait is caught.
+		for range 1000 {
+			runtime.Gosched()
+		}
+	}
+	return rc, err
+}
+
+// A client that fails at once must not leave its server running: the
+// module waits for the server's command to end before it returns, so no
+// perftest server outlives the step on a host.
+func TestFailedClientLeavesNoServerRunning(t *testing.T) {
+	var running atomic.Int32
+	req := module.ClusterRequest{Hosts: map[string]module.Host{}}
+	for _, name := range []string{"n1", "n2"} {
+		h := moduletest.NewFakeHost(name)
+		h.Hang(`^ib_write_lat .* -p 18515$`)
+		h.Reply(`^ib_write_lat .* -p 18515 \S+$`, moduletest.Reply{RC: -1, Err: errors.New("connection reset")})
+		req.Hosts[name] = inflight{h, &running}
+		req.Order = append(req.Order, name)
+	}
+	req.Args = decode(t, ``)
+	if _, err := New().ApplyCluster(context.Background(), req); err != nil && !module.IsUnreachable(err) {
+		t.Fatal(err)
+	}
+	if n := running.Load(); n != 0 {
+		t.Fatalf("%d command(s) still running on the hosts after the module returned", n)
 	}
 }
