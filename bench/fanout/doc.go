@@ -19,7 +19,12 @@
 // behind (OpenSSH ControlPersist masters) run under ./reap, a child
 // subreaper that collects them, so their CPU is counted too. Peak RSS is
 // the largest single process (rusage ru_maxrss); total PSS is the sum over
-// the whole process tree, sampled every 100 ms (a lower bound). User and
+// the whole process tree, sampled every 100 ms (a lower bound). For the
+// floor and prova the largest process's resident set is also sampled every
+// 5 ms and split, at its largest sample, into anonymous memory and pages of
+// mapped files (its own binary, mostly), with when in the run that sample
+// was (RSSSplit): a Go binary's touched text and read-only data count in
+// RSS, so the split says how much of a peak is the program's data. User and
 // system CPU and the voluntary and involuntary context switches (ru_nvcsw,
 // ru_nivcsw) of the same processes are reported as benchmark metrics too.
 // BenchmarkApplyInProcess and BenchmarkFloorInProcess run prova and the

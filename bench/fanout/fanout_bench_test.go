@@ -67,6 +67,9 @@ func BenchmarkFanout(b *testing.B) {
 	}
 	fmt.Printf("\nfan-out, %s commands per host (%s), %d CPUs:\n%s\n", stepList(stepCounts),
 		benchfanout.RemoteCommand, runtime.NumCPU(), benchfanout.Text(rows))
+	if split := benchfanout.SplitText(rows); split != "" {
+		fmt.Printf("resident set at its largest sample (anonymous, mapped files), MiB:\n%s\n", split)
+	}
 	heads := append(benchfanout.Headlines(rows), benchfanout.Goals(rows)...)
 	fmt.Println(strings.Join(heads, "\n"))
 	fits := costFits(rows, tools)
@@ -75,6 +78,9 @@ func BenchmarkFanout(b *testing.B) {
 	}
 	if path := os.Getenv("BENCHFANOUT_MARKDOWN"); path != "" {
 		text := benchfanout.Markdown(rows) + "\n" + "- " + strings.Join(heads, "\n- ") + "\n"
+		if split := benchfanout.SplitText(rows); split != "" {
+			text += "\nResident set at its largest sample (MiB):\n\n```\n" + split + "```\n"
+		}
 		if fits != "" {
 			text += "\n```\n" + fits + "```\n"
 		}
@@ -120,6 +126,10 @@ func runTools(b *testing.B, w *benchfanout.Workload, tools []benchfanout.Tool) [
 			b.ReportMetric(float64(m.MaxRSS)/(1<<20), "peak-MiB")
 			if m.TreePSS > 0 {
 				b.ReportMetric(float64(m.TreePSS)/(1<<20), "pss-MiB")
+			}
+			if m.Split.Samples > 0 {
+				b.ReportMetric(float64(m.Split.Anon)/(1<<20), "peak-anon-MiB")
+				b.ReportMetric(float64(m.Split.File)/(1<<20), "peak-file-MiB")
 			}
 		})
 		rows = append(rows, row)

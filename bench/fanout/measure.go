@@ -30,6 +30,10 @@ type Usage struct {
 	// TreePSS is the largest sum of proportional set sizes over the whole
 	// process tree seen by the sampler, in bytes; 0 when not sampled.
 	TreePSS int64
+	// Split is the largest process's resident set split into anonymous
+	// and file-backed memory at its largest sample, for a tool measured
+	// without the tree sampler (the floor and prova); zero otherwise.
+	Split RSSSplit
 }
 
 // CPU is user plus system time.
@@ -56,15 +60,29 @@ func Measure(ctx context.Context, cmd *exec.Cmd, sample bool) (Usage, error) {
 	}
 	stop := make(chan struct{})
 	peak := make(chan int64, 1)
+	type splitAt struct {
+		s  RSSSplit
+		at time.Duration
+	}
+	split := make(chan splitAt, 1)
 	if sample {
 		go func() { peak <- samplePeak(cmd.Process.Pid, stop) }()
+		split <- splitAt{}
 	} else {
 		peak <- 0
+		go func() {
+			s, at := sampleSplit(cmd.Process.Pid, start, stop)
+			split <- splitAt{s, at}
+		}()
 	}
 	werr := cmd.Wait()
 	wall := time.Since(start)
 	close(stop)
 	u := Usage{Wall: wall, TreePSS: <-peak}
+	if sa := <-split; sa.s.Samples > 0 {
+		u.Split = sa.s
+		u.Split.At = sa.at.Seconds() / wall.Seconds()
+	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		u.User = time.Duration(ru.Utime.Nano())
 		u.Sys = time.Duration(ru.Stime.Nano())

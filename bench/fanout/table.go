@@ -2,6 +2,7 @@ package benchfanout
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -20,7 +21,8 @@ type Row struct {
 	Skipped string
 }
 
-// Mean averages wall and CPU times over us and keeps the largest peaks.
+// Mean averages wall and CPU times over us and keeps the largest peaks
+// (the resident set's split of the run whose sampled peak was largest).
 func Mean(us []Usage) Usage {
 	var m Usage
 	if len(us) == 0 {
@@ -34,6 +36,13 @@ func Mean(us []Usage) Usage {
 		m.InvolCS += u.InvolCS
 		m.MaxRSS = max(m.MaxRSS, u.MaxRSS)
 		m.TreePSS = max(m.TreePSS, u.TreePSS)
+		if u.Split.RSS > m.Split.RSS {
+			maxAnon, samples := m.Split.MaxAnon, m.Split.Samples
+			m.Split = u.Split
+			m.Split.MaxAnon, m.Split.Samples = maxAnon, samples
+		}
+		m.Split.MaxAnon = max(m.Split.MaxAnon, u.Split.MaxAnon)
+		m.Split.Samples += u.Split.Samples
 	}
 	n := time.Duration(len(us))
 	m.Wall, m.User, m.Sys = m.Wall/n, m.User/n, m.Sys/n
@@ -247,6 +256,10 @@ func Goals(rows []Row) []string {
 		}
 		out = append(out, fmt.Sprintf("goal: prova peak RSS <= %d MB at N=%d: %.1f MB = %.1f MiB%s: %s",
 			GoalRSSMB, GoalRSSHosts, mb, float64(p.Usage.MaxRSS)/mib, refs, metWord(mb <= GoalRSSMB)))
+		if sp := p.Usage.Split; sp.Samples > 0 {
+			out = append(out, fmt.Sprintf("prova's peak at N=%d, sampled: %.1f MiB anonymous + %.1f MiB of mapped files (its binary) at %.0f %% of the run",
+				GoalRSSHosts, float64(sp.Anon)/mib, float64(sp.File)/mib, sp.At*100))
+		}
 	}
 	return out
 }
@@ -270,4 +283,27 @@ func metWord(ok bool) string {
 		return "met"
 	}
 	return "NOT met"
+}
+
+// SplitText is the resident-set split of every row that has one (RSSSplit):
+// the kernel's peak, then the largest sample's anonymous and file-backed
+// parts, when in the run it was, and the largest anonymous sample, in MiB.
+func SplitText(rows []Row) string {
+	var b strings.Builder
+	for _, r := range rows {
+		sp := r.Usage.Split
+		if r.Skipped != "" || sp.Samples == 0 {
+			continue
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "%-14s  %-16s %9s %9s %9s %9s %6s %9s\n", "N", "tool", "peak-MiB", "at-peak", "anon", "file", "when", "max-anon")
+		}
+		name := strconv.Itoa(r.Hosts)
+		if r.StepCount() != Steps {
+			name += fmt.Sprintf(",steps=%d", r.StepCount())
+		}
+		fmt.Fprintf(&b, "%-14s  %-16s %9.1f %9.1f %9.1f %9.1f %5.0f%% %9.1f\n", name, r.Tool,
+			float64(r.Usage.MaxRSS)/mib, float64(sp.RSS)/mib, float64(sp.Anon)/mib, float64(sp.File)/mib, sp.At*100, float64(sp.MaxAnon)/mib)
+	}
+	return b.String()
 }
