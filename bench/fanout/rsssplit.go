@@ -32,6 +32,10 @@ type RSSSplit struct {
 // SplitEvery is how often Measure samples the resident set's split.
 const SplitEvery = 5 * time.Millisecond
 
+// splitSampled, when set (by tests), is called after every sample that
+// found a live process.
+var splitSampled func(RSSSplit)
+
 // sampleSplit samples the largest process of pid's tree every SplitEvery
 // until stop is closed, and returns the split at the largest sample. A
 // tool run under reap is reap's child: the tree walk finds it.
@@ -48,6 +52,9 @@ func sampleSplit(pid int, start time.Time, stop <-chan struct{}) (RSSSplit, time
 				s.RSS, s.Anon, s.File, s.Shmem = st.RSS, st.Anon, st.File, st.Shmem
 				at = time.Since(start)
 			}
+			if splitSampled != nil {
+				splitSampled(st)
+			}
 		}
 		select {
 		case <-stop:
@@ -58,7 +65,8 @@ func sampleSplit(pid int, start time.Time, stop <-chan struct{}) (RSSSplit, time
 }
 
 // largestStatus returns the status split of the process of pid's tree
-// with the largest VmRSS.
+// with the largest VmRSS. A zombie (exited, not yet reaped) has no VmRSS
+// line and is not counted.
 func largestStatus(pid int) (RSSSplit, bool) {
 	var best RSSSplit
 	found := false
@@ -73,7 +81,7 @@ func largestStatus(pid int) (RSSSplit, bool) {
 		seen[p] = true
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/status")
 		if err == nil {
-			if st := parseStatus(b); st.RSS > best.RSS || !found {
+			if st := parseStatus(b); st.RSS > 0 && (st.RSS > best.RSS || !found) {
 				best, found = st, true
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -72,13 +73,29 @@ func TestSplitSeesAChildsAnonymousMemory(t *testing.T) {
 }
 
 func TestMeasureSamplesTheSplit(t *testing.T) {
-	u, err := Measure(context.Background(), exec.Command("sh", "-c", "exit 0"), false)
+	// The child lives until the sampler has seen it once: its stdin is
+	// closed from the sampler's hook, so the run ends after one sample or
+	// more whatever the scheduling.
+	cmd := exec.Command(os.Args[0], "-test.run", "^$")
+	cmd.Env = append(os.Environ(), holdEnv+"=1")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	splitSampled = func(RSSSplit) { once.Do(func() { in.Close() }) }
+	defer func() { splitSampled = nil }()
+	u, err := Measure(context.Background(), cmd, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if u.Split.Samples < 1 || u.Split.RSS <= 0 || u.Split.At < 0 || u.Split.At > 1 {
-		t.Errorf("split %+v: want at least the sample taken at the start, within the run", u.Split)
+		t.Errorf("split %+v: want at least one sample of the live child, within the run", u.Split)
 	}
+	if u.Split.Anon+u.Split.File+u.Split.Shmem != u.Split.RSS {
+		t.Errorf("split %+v: the parts do not add up to VmRSS", u.Split)
+	}
+	splitSampled = nil
 	u, err = Measure(context.Background(), exec.Command("sh", "-c", "exit 0"), true)
 	if err != nil {
 		t.Fatal(err)
