@@ -16,6 +16,13 @@ import (
 // skipped; a pid that does not exist gives 0.
 func TreePSS(pid int) int64 {
 	var total int64
+	walkTree(pid, func(p int) { total += pss(p) })
+	return total
+}
+
+// walkTree calls fn for pid and every descendant found while walking,
+// each once, a parent before its children.
+func walkTree(pid int, fn func(p int)) {
 	seen := map[int]bool{}
 	stack := []int{pid}
 	for len(stack) > 0 {
@@ -25,10 +32,9 @@ func TreePSS(pid int) int64 {
 			continue
 		}
 		seen[p] = true
-		total += pss(p)
+		fn(p)
 		stack = append(stack, children(p)...)
 	}
-	return total
 }
 
 // children lists the child pids of every thread of pid.

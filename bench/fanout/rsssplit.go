@@ -70,23 +70,14 @@ func sampleSplit(pid int, start time.Time, stop <-chan struct{}) (RSSSplit, time
 func largestStatus(pid int) (RSSSplit, bool) {
 	var best RSSSplit
 	found := false
-	seen := map[int]bool{}
-	stack := []int{pid}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
+	walkTree(pid, func(p int) {
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/status")
 		if err == nil {
 			if st := parseStatus(b); st.RSS > 0 && (st.RSS > best.RSS || !found) {
 				best, found = st, true
 			}
 		}
-		stack = append(stack, children(p)...)
-	}
+	})
 	return best, found
 }
 
