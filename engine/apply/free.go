@@ -33,7 +33,7 @@ func (r *Runner) barrier(s *program.Step) bool {
 	if _, ok := s.Module.(module.ClusterModule); ok {
 		return true
 	}
-	for _, tr := range program.References(s.Step, s.Module) {
+	for _, tr := range s.References() {
 		if tr.RootName() == "per_host" {
 			return true
 		}

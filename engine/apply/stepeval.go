@@ -84,7 +84,7 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 	// Plan too has real per-host results: read-only steps run for real,
 	// the others leave unknown or partly known results.
 	se := &stepEval{s: s, newScope: func() *eval.StepScope {
-		return r.scope.Step(r.results, eval.RefsOf(program.References(s.Step, s.Module)), s.Each)
+		return r.scope.Step(r.results, eval.RefsOf(s.References()), s.Each)
 	}}
 	se.cleanAt.Store(-1)
 	if s.When != nil {
@@ -93,8 +93,8 @@ func (r *Runner) stepEval(s *program.Step) *stepEval {
 			se.whenMemo = eval.NewExprMemo(se.stepScope(), s.When)
 		}
 	}
-	if se.spec = s.Module.Spec(); se.spec != nil {
-		refs := hcldec.Variables(s.Body, se.spec)
+	if se.spec = s.ModuleSpec(); se.spec != nil {
+		refs := s.BodyReferences()
 		se.argsPerHost = eval.RefsOf(refs).VaryByHost()
 		if se.argsPerHost {
 			se.split = newSplitArgs(s.Body, se.spec, se.stepScope())

@@ -28,6 +28,47 @@ type Step struct {
 	// id is config.Step.ID, made once at bind: the engine names the step
 	// in every event of every host.
 	id string
+	// bound is set by Bind, which asks the module for its schema once
+	// (spec) and collects the step's references once (refs, of which the
+	// module body's are bodyRefs): validation, the dependency walk, the
+	// barrier check and each run's step evaluation all read them, and a
+	// module's Spec builds its schema anew on every call.
+	bound    bool
+	spec     hcldec.Spec
+	refs     []hcl.Traversal
+	bodyRefs []hcl.Traversal
+}
+
+// ModuleSpec is the module's argument schema (module.Module.Spec), asked
+// once at bind.
+func (s *Step) ModuleSpec() hcldec.Spec {
+	if s.bound {
+		return s.spec
+	}
+	return s.Module.Spec()
+}
+
+// References returns every traversal the step's expressions make: its
+// meta-arguments and its module body (References of the config step).
+// The slice is shared: callers must not change it.
+func (s *Step) References() []hcl.Traversal {
+	if s.bound {
+		return s.refs[:len(s.refs):len(s.refs)]
+	}
+	return References(s.Step, s.Module)
+}
+
+// BodyReferences returns the traversals of the module body alone
+// (hcldec.Variables with the module's schema); nil without a schema. The
+// slice is shared: callers must not change it.
+func (s *Step) BodyReferences() []hcl.Traversal {
+	if s.bound {
+		return s.bodyRefs[:len(s.bodyRefs):len(s.bodyRefs)]
+	}
+	if spec := s.Module.Spec(); spec != nil {
+		return hcldec.Variables(s.Body, spec)
+	}
+	return nil
 }
 
 // ID is "<module>.<name>", used in output (config.Step.ID, made once).
@@ -84,7 +125,11 @@ func Bind(rb *config.Runbook, reg *module.Registry) (*Program, hcl.Diagnostics) 
 			})
 			continue
 		}
-		s := &Step{Step: cs, Module: m, ResultType: eval.ResultType(m.Outputs()), id: cs.ID()}
+		s := &Step{Step: cs, Module: m, ResultType: eval.ResultType(m.Outputs()), id: cs.ID(), bound: true, spec: m.Spec()}
+		if s.spec != nil {
+			s.bodyRefs = hcldec.Variables(cs.Body, s.spec)
+		}
+		s.refs = append(metaReferences(cs), s.bodyRefs...)
 		if _, dup := p.byName[cs.Name]; !dup {
 			p.byName[cs.Name] = s
 		}
@@ -104,15 +149,21 @@ func Bind(rb *config.Runbook, reg *module.Registry) (*Program, hcl.Diagnostics) 
 // References returns every traversal a step's expressions make: its
 // meta-arguments and its module body.
 func References(s *config.Step, m module.Module) []hcl.Traversal {
+	out := metaReferences(s)
+	if spec := m.Spec(); spec != nil {
+		out = append(out, hcldec.Variables(s.Body, spec)...)
+	}
+	return out
+}
+
+// metaReferences returns the traversals of a step's meta-arguments.
+func metaReferences(s *config.Step) []hcl.Traversal {
 	var out []hcl.Traversal
 	for _, e := range []hcl.Expression{s.Hosts, s.RunOnce, s.When, s.Serial, s.Timeout, s.Retries,
 		s.Delay, s.Until, s.OnFailure, s.MaxFailPercentage, s.Become, s.Tags, s.Severity, s.ChangedWhen, s.FailedWhen} {
 		if e != nil {
 			out = append(out, e.Variables()...)
 		}
-	}
-	if spec := m.Spec(); spec != nil {
-		out = append(out, hcldec.Variables(s.Body, spec)...)
 	}
 	return out
 }
@@ -154,7 +205,7 @@ func (p *Program) collectDeps(s *Step) hcl.Diagnostics {
 			check(a.Name, tr.SourceRange())
 		}
 	}
-	for _, tr := range References(s.Step, s.Module) {
+	for _, tr := range s.References() {
 		root := tr.RootName()
 		if root != "step" && root != "per_host" {
 			continue

@@ -60,7 +60,7 @@ func Validate(p *Program, scope *eval.Scope) hcl.Diagnostics {
 func ValidateBody(s *Step, ctx *hcl.EvalContext) hcl.Diagnostics {
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
 		var diags hcl.Diagnostics
-		if spec := s.Module.Spec(); spec != nil {
+		if spec := s.ModuleSpec(); spec != nil {
 			_, d := hcldec.Decode(s.Body, spec, ctx)
 			diags = append(diags, d...)
 		}
@@ -90,11 +90,11 @@ func AttachRange(diags hcl.Diagnostics, rng hcl.Range) hcl.Diagnostics {
 
 // DecodeArgs decodes a step's module arguments with its schema.
 func DecodeArgs(s *Step, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
-	return DecodeArgsSpec(s, s.Module.Spec(), ctx)
+	return DecodeArgsSpec(s, s.ModuleSpec(), ctx)
 }
 
 // DecodeArgsSpec is DecodeArgs with the module's schema already asked for
-// (s.Module.Spec()), for callers that decode a step on many hosts.
+// (s.ModuleSpec()), for callers that decode a step on many hosts.
 func DecodeArgsSpec(s *Step, spec hcldec.Spec, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if spec == nil {
 		_, diags := s.Body.Content(&hcl.BodySchema{})
