@@ -49,13 +49,13 @@ func (s *Step) ModuleSpec() hcldec.Spec {
 }
 
 // References returns every traversal the step's expressions make: its
-// meta-arguments and its module body (References of the config step).
+// meta-arguments and its module body, as collected at bind.
 // The slice is shared: callers must not change it.
 func (s *Step) References() []hcl.Traversal {
 	if s.bound {
 		return s.refs[:len(s.refs):len(s.refs)]
 	}
-	return References(s.Step, s.Module)
+	return references(s.Step, s.Module)
 }
 
 // BodyReferences returns the traversals of the module body alone
@@ -146,9 +146,10 @@ func Bind(rb *config.Runbook, reg *module.Registry) (*Program, hcl.Diagnostics) 
 	return p, diags
 }
 
-// References returns every traversal a step's expressions make: its
-// meta-arguments and its module body.
-func References(s *config.Step, m module.Module) []hcl.Traversal {
+// references returns every traversal a step's expressions make: its
+// meta-arguments and its module body, asking the module for its schema
+// (Step.References keeps what Bind found).
+func references(s *config.Step, m module.Module) []hcl.Traversal {
 	out := metaReferences(s)
 	if spec := m.Spec(); spec != nil {
 		out = append(out, hcldec.Variables(s.Body, spec)...)

@@ -65,7 +65,7 @@ func TestBindAsksTheSchemaOnce(t *testing.T) {
 	}
 	sawRefs := false
 	for _, s := range prog.Steps {
-		if d := cmp.Diff(text(References(s.Step, s.Module)), text(s.References())); d != "" {
+		if d := cmp.Diff(text(references(s.Step, s.Module)), text(s.References())); d != "" {
 			t.Errorf("step %s: kept references differ from the step's (-asked +kept):\n%s", s.Name, d)
 		}
 		if d := cmp.Diff(text(hcldec.Variables(s.Body, s.Module.Spec())), text(s.BodyReferences())); d != "" {
