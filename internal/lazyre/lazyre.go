@@ -14,22 +14,20 @@ type Regexp struct {
 	re   *regexp.Regexp
 }
 
-var (
-	allMu sync.Mutex
-	all   []*Regexp
-
-	// compiled counts the expressions compiled by their first use.
-	compiled atomic.Int64
-)
+// compiled counts the expressions compiled by their first use.
+var compiled atomic.Int64
 
 // New returns expr, to be compiled when first used.
-func New(expr string) *Regexp {
-	r := &Regexp{expr: expr}
-	allMu.Lock()
-	all = append(all, r)
-	allMu.Unlock()
-	return r
-}
+//
+// It only keeps expr: no list of every expression, so that a package
+// variable declared with New and a string literal is laid out by the
+// compiler as static data and its package needs no initialiser for it.
+// (A list appended to by New put an initialiser in every package that
+// declared one, each in its package's pages of text, and a prova process
+// had those pages resident whatever it ran: docs/performance.md, twelfth
+// round.) internal/arch's TestEveryLazyExpressionCompiles finds every
+// call in the source and compiles its expression instead.
+func New(expr string) *Regexp { return &Regexp{expr: expr} }
 
 // Regexp returns the compiled expression.
 func (r *Regexp) Regexp() *regexp.Regexp {
@@ -41,40 +39,22 @@ func (r *Regexp) Regexp() *regexp.Regexp {
 }
 
 // Compiled returns how many expressions made with New have been compiled
-// by a first use so far (CompileAll's checks are not counted). Read by a
-// test before any test runs, it says whether a package initialiser
-// compiled one.
+// by a first use so far. Read by a test before any test runs, it says
+// whether a package initialiser compiled one.
 func Compiled() int { return int(compiled.Load()) }
 
 // String returns the source text of the expression.
 func (r *Regexp) String() string { return r.expr }
 
-// CompileAll compiles every expression made with New so far and returns
-// the first error; the tests of each package that declares expressions
-// call it so that a bad expression fails a test, not a run. It does not
-// keep what it compiles: a first use still compiles its own.
-func CompileAll() error {
-	allMu.Lock()
-	rs := append([]*Regexp(nil), all...)
-	allMu.Unlock()
-	for _, r := range rs {
-		if _, err := regexp.Compile(r.expr); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Check is what the tests of a package that declares expressions ask of
 // them: compiledAtInit, Compiled() read by a variable of the test package
 // (so after the initialisers of everything the test binary links, before
-// any test runs), must be 0, and every expression made with New must
-// compile. It returns the first failure.
+// any test runs), must be 0.
 func Check(compiledAtInit int) error {
 	if compiledAtInit != 0 {
 		return fmt.Errorf("%d regular expressions were compiled by package initialisers; want 0 (declare them with lazyre.New and use them in functions)", compiledAtInit)
 	}
-	return CompileAll()
+	return nil
 }
 
 // The methods of *regexp.Regexp its users call.

@@ -12,12 +12,12 @@ import (
 // links), before any test runs.
 var compiledAtInit = lazyre.Compiled()
 
-// TestRegexpsCompileOnFirstUse compiles the record's regular expressions
-// (the run identifier's and the blob path's), which are compiled on first
-// use (internal/lazyre): a bad one fails here rather than in the first
-// run that reads a record. It also checks that no package initialiser
-// compiled one.
-func TestRegexpsCompileOnFirstUse(t *testing.T) {
+// TestInitialisersCompileNoRegexp checks that no package initialiser of
+// this test binary compiled the record's regular expressions (the run
+// identifier's and the blob path's): they are compiled on first use
+// (internal/lazyre), so start-up pays for none. That each compiles is
+// internal/arch's TestEveryLazyExpressionCompiles.
+func TestInitialisersCompileNoRegexp(t *testing.T) {
 	if err := lazyre.Check(compiledAtInit); err != nil {
 		t.Fatal(err)
 	}
