@@ -15,7 +15,7 @@ import (
 // BenchmarkFanout runs the 10-step workload (BENCHFANOUT_STEPS, a
 // comma-separated list of step counts, sets others: every tool runs each)
 // on N = 10, 50 and 200 hosts (BENCHFANOUT_HOSTS="10,50,200") with every tool (BENCHFANOUT_TOOLS, a
-// comma-separated subset of floor, floor-lockstep, prova, prova-baseline,
+// comma-separated subset of floor, floor-lockstep, prova, prova-free, prova-baseline,
 // openssh, ansible-raw, ansible-command), each as a child process against
 // real sshd on loopback, and prints the table and the goals.
 // BENCHFANOUT_PROVA names a prebuilt prova binary (default: go build into a
@@ -71,6 +71,7 @@ func BenchmarkFanout(b *testing.B) {
 		fmt.Printf("resident set at its largest sample (anonymous, mapped files), MiB:\n%s\n", split)
 	}
 	heads := append(benchfanout.Headlines(rows), benchfanout.Goals(rows)...)
+	heads = append(heads, benchfanout.BarrierSplit(rows)...)
 	fmt.Println(strings.Join(heads, "\n"))
 	fits := costFits(rows, tools)
 	if fits != "" {

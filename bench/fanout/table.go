@@ -264,6 +264,29 @@ func Goals(rows []Row) []string {
 	return out
 }
 
+// BarrierSplit states, at every N, the client CPU against the floor's of
+// prova, of prova with --strategy free (no barrier after each step, as
+// the floor runs) and of the lockstep floor (the floor with prova's
+// barrier): how much of prova's excess is the linear strategy's barrier
+// and how much the engine. Nothing without a prova-free row.
+func BarrierSplit(rows []Row) []string {
+	var out []string
+	for _, n := range hostCounts(rows) {
+		f, ok := find(rows, n, Floor)
+		if _, free := find(rows, n, ProvaFree); !ok || !free || f.Usage.CPU() <= 0 {
+			continue
+		}
+		var parts []string
+		for _, t := range []string{Prova, ProvaFree, FloorLockstep} {
+			if r, ok := find(rows, n, t); ok {
+				parts = append(parts, fmt.Sprintf("%s %.2fx", t, r.Usage.CPU().Seconds()/f.Usage.CPU().Seconds()))
+			}
+		}
+		out = append(out, fmt.Sprintf("barrier split, client CPU / the floor's at N=%d: %s", n, strings.Join(parts, ", ")))
+	}
+	return out
+}
+
 // hostCounts are the Ns of the default workload's rows, in order.
 func hostCounts(rows []Row) []int {
 	var ns []int

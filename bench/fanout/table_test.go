@@ -109,3 +109,19 @@ func TestGoalsCompareProvaWithTheFloor(t *testing.T) {
 		t.Errorf("Goals(nil) = %q", g)
 	}
 }
+
+func TestBarrierSplitNeedsTheFreeRow(t *testing.T) {
+	rows := []Row{
+		{Hosts: 10, Tool: Floor, Runs: 2, Usage: usage(time.Second, 200*time.Millisecond, 10*mib)},
+		{Hosts: 10, Tool: FloorLockstep, Runs: 2, Usage: usage(1250*time.Millisecond, 240*time.Millisecond, 10*mib)},
+		{Hosts: 10, Tool: Prova, Runs: 2, Usage: usage(1100*time.Millisecond, 300*time.Millisecond, 20*mib)},
+		{Hosts: 10, Tool: ProvaFree, Runs: 2, Usage: usage(1000*time.Millisecond, 260*time.Millisecond, 20*mib)},
+		{Hosts: 50, Tool: Floor, Runs: 1, Usage: usage(2*time.Second, 400*time.Millisecond, 10*mib)},
+		{Hosts: 50, Tool: Prova, Runs: 1, Usage: usage(3*time.Second, time.Second, 30*mib)},
+	}
+	got := BarrierSplit(rows)
+	want := []string{"barrier split, client CPU / the floor's at N=10: prova 1.50x, prova-free 1.30x, floor-lockstep 1.20x"}
+	if len(got) != len(want) || got[0] != want[0] {
+		t.Errorf("BarrierSplit = %q; want %q (nothing at N=50, which has no prova-free row)", got, want)
+	}
+}

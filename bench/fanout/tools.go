@@ -42,6 +42,7 @@ const (
 	Floor          = "floor"
 	FloorLockstep  = "floor-lockstep"
 	Prova          = "prova"
+	ProvaFree      = "prova-free"
 	ProvaBaseline  = "prova-baseline"
 	OpenSSH        = "openssh"
 	AnsibleRaw     = "ansible-raw"
@@ -72,6 +73,13 @@ func Tools(b Bins) []Tool {
 			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
 				return exec.CommandContext(ctx, b.Prova, "apply", w.Runbook, "-i", w.Inventory,
 					"--forks", strconv.Itoa(len(w.Hosts)), "--ssh-config", "none",
+					"--record-dir", filepath.Join(w.Dir, "records"))
+			}},
+		{Name: ProvaFree,
+			About: "the same with --strategy free: every host goes through the steps at its own pace, as the floor runs its commands (no barrier after each step)",
+			cmd: func(ctx context.Context, w *Workload) *exec.Cmd {
+				return exec.CommandContext(ctx, b.Prova, "apply", w.Runbook, "-i", w.Inventory,
+					"--forks", strconv.Itoa(len(w.Hosts)), "--ssh-config", "none", "--strategy", "free",
 					"--record-dir", filepath.Join(w.Dir, "records"))
 			}},
 		{Name: ProvaBaseline, Missing: noBaseline(b),
