@@ -86,7 +86,14 @@ func under(p, prefix string) bool {
 	}
 }
 
-func files(t *testing.T) []file {
+// listedPackage is one package of the module as go list -json gives it.
+type listedPackage struct {
+	ImportPath, Dir                    string
+	GoFiles, TestGoFiles, XTestGoFiles []string
+}
+
+// listModule lists every package of the module (go list -json ../../...).
+func listModule(t *testing.T) []listedPackage {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-json", "../../...")
 	var out, errb bytes.Buffer
@@ -94,18 +101,24 @@ func files(t *testing.T) []file {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("go list: %v\n%s", err, errb.String())
 	}
-	var fs []file
-	fset := token.NewFileSet()
+	var ps []listedPackage
 	dec := json.NewDecoder(&out)
-	n := 0
 	for dec.More() {
-		var p struct {
-			ImportPath, Dir                    string
-			GoFiles, TestGoFiles, XTestGoFiles []string
-		}
+		var p listedPackage
 		if err := dec.Decode(&p); err != nil {
 			t.Fatal(err)
 		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+func files(t *testing.T) []file {
+	t.Helper()
+	var fs []file
+	fset := token.NewFileSet()
+	n := 0
+	for _, p := range listModule(t) {
 		rel, ok := strings.CutPrefix(p.ImportPath, mod)
 		if !ok {
 			continue
