@@ -31,6 +31,12 @@ type Server struct {
 	// a reply or an exit status, as when a host crashes as the command
 	// arrives.
 	BeforeStart func(*Session) bool
+	// SessionOpened, when set, sees each session channel as it is
+	// accepted, before any request; false closes the channel at once,
+	// as sshd's ChannelTimeout closes a session left idle, and calls
+	// SessionClosed (when set) once the client has answered the close.
+	SessionOpened func() bool
+	SessionClosed func()
 	// PTY accepts pty-req and window-change requests (they change
 	// nothing); without it they are refused.
 	PTY bool
@@ -138,6 +144,19 @@ func (s *Server) serveConn(c net.Conn) {
 			continue
 		}
 		wg.Add(1)
+		if s.SessionOpened != nil && !s.SessionOpened() {
+			go func() {
+				defer wg.Done()
+				ch.Close()
+				for r := range creqs { // ends with the client's close
+					r.Reply(false, nil)
+				}
+				if s.SessionClosed != nil {
+					s.SessionClosed()
+				}
+			}()
+			continue
+		}
 		go func() {
 			defer wg.Done()
 			s.serveSession(ctx, c, ch, creqs)

@@ -32,8 +32,9 @@ type Conn struct {
 	keepErr  error // why keepalive gave up, if it did
 	sftpCl   *sftp.Client
 	sftpOpen chan struct{}
-	watches  []*cmdWatch // Run's, idle (getWatch)
-	closed   bool        // close ran: watches put back are let go
+	watches  []*cmdWatch       // Run's, idle (getWatch)
+	first    chan *ssh.Session // the first session, being opened or open (firstsession.go)
+	closed   bool              // close ran: watches put back are let go
 }
 
 var _ module.Host = (*Conn)(nil)
@@ -113,6 +114,7 @@ func (c *Conn) connect(ctx context.Context) (*ssh.Client, error) {
 	c.client = cl
 	ew.onEnd(func() { c.ended(cl, t) })
 	c.keepalive(cl, t)
+	c.openFirst(cl)
 	return cl, nil
 }
 

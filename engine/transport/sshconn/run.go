@@ -41,39 +41,31 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 	if err != nil {
 		return -1, err
 	}
-	if err := c.acquire(ctx); err != nil {
+	s, first, err := c.session(ctx, cl)
+	if err != nil {
 		return -1, err
 	}
 	defer c.release()
-	s, err := c.newSession(cl)
+	w := c.getWatch(cl, tag)
+	defer w.put()
+	out, startErr, err := c.start(s, w, cmd, tag, stdin, stderr)
+	if startErr != nil && first {
+		// The connection's first session may have waited long enough for
+		// the server to close it (sshd's ChannelTimeout): the command
+		// did not start, and starts on a new session, whose failure is
+		// the one reported.
+		s.Close()
+		if s, err = c.newSession(cl); err != nil {
+			return -1, err
+		}
+		out, startErr, err = c.start(s, w, cmd, tag, stdin, stderr)
+	}
+	defer s.Close()
 	if err != nil {
 		return -1, err
 	}
-	defer s.Close()
-	var noStdin io.Closer
-	if stdin == nil {
-		if noStdin, err = s.StdinPipe(); err != nil {
-			return -1, fmt.Errorf("stdin of %q on %s: %w", cmd, c.Name(), err)
-		}
-	} else {
-		s.Stdin = stdin
-	}
-	out, err := s.StdoutPipe()
-	if err != nil {
-		return -1, fmt.Errorf("stdout of %q on %s: %w", cmd, c.Name(), err)
-	}
-	w := c.getWatch(cl, tag)
-	defer w.put()
-	w.s = s
-	s.Stderr = w.stderr(stderr)
-	// One allocation for the whole line: the tag's bytes are converted
-	// in place by the concatenation.
-	tb := tag.hex()
-	if err := s.Start(TagLine + string(tb[:]) + "\n" + EnvLine + string(tb[:]) + "\n" + cmd); err != nil {
-		return -1, c.lost(fmt.Errorf("start %q on %s: %w", cmd, c.Name(), err))
-	}
-	if noStdin != nil {
-		noStdin.Close() // EOF: the command reads nothing
+	if startErr != nil {
+		return -1, c.lost(fmt.Errorf("start %q on %s: %w", cmd, c.Name(), startErr))
 	}
 	if a, ok := ctx.(*module.Attempt); ok {
 		// The engine's attempt: the watch watches it, no registration
@@ -93,6 +85,36 @@ func (c *Conn) Run(ctx context.Context, cmd string, stdin io.Reader, stdout, std
 		return -1, w.waitKill(cmd, context.Cause(ctx))
 	}
 	return c.result(cmd, err, werr)
+}
+
+// start sets s up for cmd (its stdin is stdin, or a pipe closed at once;
+// its stderr goes through w) and starts it, returning its stdout. A pipe
+// that cannot be made is err; an exec request that fails is startErr,
+// returned as it is: the command did not start.
+func (c *Conn) start(s *ssh.Session, w *cmdWatch, cmd string, tag runTag, stdin io.Reader, stderr io.Writer) (out io.Reader, startErr, err error) {
+	var noStdin io.Closer
+	if stdin == nil {
+		if noStdin, err = s.StdinPipe(); err != nil {
+			return nil, nil, fmt.Errorf("stdin of %q on %s: %w", cmd, c.Name(), err)
+		}
+	} else {
+		s.Stdin = stdin
+	}
+	if out, err = s.StdoutPipe(); err != nil {
+		return nil, nil, fmt.Errorf("stdout of %q on %s: %w", cmd, c.Name(), err)
+	}
+	w.s = s
+	s.Stderr = w.stderr(stderr)
+	// One allocation for the whole line: the tag's bytes are converted
+	// in place by the concatenation.
+	tb := tag.hex()
+	if err := s.Start(TagLine + string(tb[:]) + "\n" + EnvLine + string(tb[:]) + "\n" + cmd); err != nil {
+		return nil, err, nil
+	}
+	if noStdin != nil {
+		noStdin.Close() // EOF: the command reads nothing
+	}
+	return out, nil, nil
 }
 
 // waitKill waits for the kill of a command whose context ended (the

@@ -24,6 +24,44 @@ func (s *Server) DropAfter(n int) {
 	s.drop = n
 }
 
+// CloseIdleSessions closes the next n session channels as soon as they
+// are opened, before any request, as sshd's ChannelTimeout closes a
+// session left idle. The returned channel receives once per session
+// closed, after the client has answered the close.
+func (s *Server) CloseIdleSessions(n int) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeIdle = n
+	s.idleClosed = make(chan struct{}, n)
+	return s.idleClosed
+}
+
+// SessionsOpened is how many session channels clients have opened so
+// far, whether or not a request came on them.
+func (s *Server) SessionsOpened() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opened
+}
+
+func (s *Server) sessionOpened() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opened++
+	if s.closeIdle > 0 {
+		s.closeIdle--
+		return false
+	}
+	return true
+}
+
+func (s *Server) sessionClosed() {
+	s.mu.Lock()
+	c := s.idleClosed
+	s.mu.Unlock()
+	c <- struct{}{}
+}
+
 func (s *Server) isStopped() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

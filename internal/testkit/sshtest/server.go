@@ -42,6 +42,11 @@ type Server struct {
 	commands []string
 	stopped  bool
 	drop     int // exec requests still allowed; -1 = unlimited
+	opened   int // session channels opened
+	// closeIdle session channels still to close as they open, each
+	// reported on idleClosed (CloseIdleSessions).
+	closeIdle  int
+	idleClosed chan struct{}
 }
 
 // Option configures a Server.
@@ -82,10 +87,12 @@ func NewServer(t testing.TB, h Handler, opts ...Option) *Server {
 		s.sftpMem = sftp.InMemHandler()
 	}
 	s.srv = &sshserve.Server{
-		Config:      sshserve.Config(s.HostKey, &s.authKeys, ""),
-		Session:     s.session,
-		WrapConn:    func(c net.Conn) net.Conn { return newFaultConn(c, s) },
-		BeforeStart: func(ss *sshserve.Session) bool { return s.allowExec(untag(ss.Command)) },
+		Config:        sshserve.Config(s.HostKey, &s.authKeys, ""),
+		Session:       s.session,
+		WrapConn:      func(c net.Conn) net.Conn { return newFaultConn(c, s) },
+		BeforeStart:   func(ss *sshserve.Session) bool { return s.allowExec(untag(ss.Command)) },
+		SessionOpened: s.sessionOpened,
+		SessionClosed: s.sessionClosed,
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
