@@ -19,7 +19,8 @@
 //
 // What a session does, the lab's fault switches and the test server's
 // fault switches stay with their owners: a Server is given a SessionFunc
-// and hooks (BeforeHandshake, WrapConn, BeforeStart). It does not run
+// and hooks (BeforeHandshake, WrapConn, BeforeStart, SessionOpened and
+// SessionClosed). It does not run
 // commands, serve SFTP, forward ports or agents, or allocate ptys (a
 // pty-req is accepted only when PTY is set, and then changes nothing).
 //

@@ -6,7 +6,9 @@
 //     share the connection, with at most Options.MaxSessions concurrent
 //     sessions (the SFTP client holds one). Different hosts dial in
 //     parallel. Jump hosts (ProxyJump chains) are shared and each hop is
-//     verified against known_hosts.
+//     verified against known_hosts. A connection's first session is opened
+//     as soon as it is up, and its first command starts on it
+//     (firstsession.go).
 //   - Reads ~/.ssh/config (or Options.SSHConfigFile) with its own parser:
 //     Host blocks with wildcards and negation, Include, HostName, User,
 //     Port, IdentityFile, IdentitiesOnly, ProxyJump, ConnectTimeout,

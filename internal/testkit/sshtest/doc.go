@@ -9,7 +9,10 @@
 // the client closes the session or the connection ends. The "sftp"
 // subsystem is served from a directory of the real filesystem or from
 // memory (sftp.InMemHandler). Fault switches simulate a dead peer
-// (StopAnswering) and a connection dropped mid-command (DropAfter).
+// (StopAnswering), a connection dropped mid-command (DropAfter) and
+// sessions the server closes before any request, as sshd's ChannelTimeout
+// does (CloseIdleSessions); SessionsOpened counts the session channels
+// opened, requests or not.
 //
 // It stands on lab/sshserve, the server the lab's nodes run too (keys,
 // authentication, accept loop, session requests); what is its own is the
