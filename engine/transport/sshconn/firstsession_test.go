@@ -2,6 +2,7 @@ package sshconn_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +53,36 @@ func TestFirstSessionClosedByTheServer(t *testing.T) {
 	}
 	if n := s.SessionsOpened(); n != 2 {
 		t.Errorf("%d sessions opened, want 2 (the closed one and the command's)", n)
+	}
+}
+
+// File transfer takes the first session too: with a single session slot,
+// held by the first session until something takes it, a transfer that
+// opened a session of its own would wait for that slot for ever. And a
+// first session the server closed meanwhile gives the transfer a new
+// one.
+func TestFirstSessionServesFileTransfer(t *testing.T) {
+	for _, closeFirst := range []bool{false, true} {
+		s := sshtest.NewServer(t, nil, sshtest.WithSFTPDir(t.TempDir()))
+		var closed <-chan struct{}
+		if closeFirst {
+			closed = s.CloseIdleSessions(1)
+		}
+		h := newPool(t, sshconn.Options{MaxSessions: 1}).Host(fakeTarget(t, "n1", s))
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := h.Connect(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if closed != nil {
+			<-closed
+		}
+		if err := h.Put(ctx, "f", strings.NewReader("data"), 0o600); err != nil {
+			t.Errorf("Put (first session closed by the server: %v): %v", closeFirst, err)
+		}
+		var got strings.Builder
+		if err := h.Get(ctx, "f", &got); err != nil || got.String() != "data" {
+			t.Errorf("Get (first session closed by the server: %v): %q, %v", closeFirst, got.String(), err)
+		}
+		cancel()
 	}
 }

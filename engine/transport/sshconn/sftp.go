@@ -11,6 +11,7 @@ import (
 	"path"
 
 	"github.com/pkg/sftp"
+	"golang.org/x/crypto/ssh"
 )
 
 // sftpClient returns the connection's SFTP client, opening it on first
@@ -38,25 +39,25 @@ func (c *Conn) openSFTP(ctx context.Context) (*sftp.Client, error) {
 	if sc != nil {
 		return sc, nil
 	}
-	if err := c.acquire(ctx); err != nil {
-		return nil, err
-	}
-	s, err := c.newSession(cl)
+	s, first, err := c.session(ctx, cl)
 	if err != nil {
-		c.release()
 		return nil, err
 	}
-	w, err1 := s.StdinPipe()
-	r, err2 := s.StdoutPipe()
-	if err1 != nil || err2 != nil {
+	w, r, err := c.startSFTP(s)
+	if err != nil && first {
+		// The connection's first session may have been closed by the
+		// server meanwhile (firstsession.go): a new one.
 		s.Close()
-		c.release()
-		return nil, fmt.Errorf("sftp on %s: pipes: %v %v", c.Name(), err1, err2)
+		if s, err = c.newSession(cl); err != nil {
+			c.release()
+			return nil, err
+		}
+		w, r, err = c.startSFTP(s)
 	}
-	if err := s.RequestSubsystem("sftp"); err != nil {
+	if err != nil {
 		s.Close()
 		c.release()
-		return nil, fmt.Errorf("sftp subsystem on %s: %w", c.Name(), err)
+		return nil, err
 	}
 	sc, err = sftp.NewClientPipe(r, w)
 	if err != nil {
@@ -78,6 +79,19 @@ func (c *Conn) openSFTP(ctx context.Context) (*sftp.Client, error) {
 		c.release()
 	}()
 	return sc, nil
+}
+
+// startSFTP asks for the "sftp" subsystem on s and returns its pipes.
+func (c *Conn) startSFTP(s *ssh.Session) (io.WriteCloser, io.Reader, error) {
+	w, err1 := s.StdinPipe()
+	r, err2 := s.StdoutPipe()
+	if err1 != nil || err2 != nil {
+		return nil, nil, fmt.Errorf("sftp on %s: pipes: %v %v", c.Name(), err1, err2)
+	}
+	if err := s.RequestSubsystem("sftp"); err != nil {
+		return nil, nil, fmt.Errorf("sftp subsystem on %s: %w", c.Name(), err)
+	}
+	return w, r, nil
 }
 
 // sftpDo runs op with the SFTP client, giving up when ctx ends or the
