@@ -61,7 +61,7 @@ const mib = 1 << 20
 func capacity(r *rand.Rand, p path) (bps, iops float64) {
 	bps, iops = linkCapacity(r, p)
 	if p.DeviceIOPS > 0 {
-		iops = math.Min(iops, p.DeviceIOPS*noise(r, 2))
+		iops = math.Min(iops, p.DeviceIOPS*noise(r, runNoise))
 	}
 	return bps, iops
 }
@@ -70,13 +70,13 @@ func capacity(r *rand.Rand, p path) (bps, iops float64) {
 func linkCapacity(r *rand.Rand, p path) (bps, iops float64) {
 	switch {
 	case p.Transport == "pcie":
-		return 6.8e9 * noise(r, 2), 1.0e6 * noise(r, 3)
+		return 6.8e9 * noise(r, 2), 1.0e6 * noise(r, runNoise)
 	case p.Lossless:
 		return float64(p.Gbps) * 1e9 / 8 * 0.55 * noise(r, 8), 0.35e6 * noise(r, 10)
 	case p.Transport == "rdma":
-		return float64(p.Gbps) * 1e9 / 8 * 0.935 * noise(r, 1), 2.6e6 * noise(r, 2)
+		return float64(p.Gbps) * 1e9 / 8 * 0.935 * noise(r, 1), 2.6e6 * noise(r, runNoise)
 	}
-	return float64(p.Gbps) * 1e9 / 8 * 0.925 * noise(r, 1), 1.1e6 * noise(r, 3)
+	return float64(p.Gbps) * 1e9 / 8 * 0.925 * noise(r, 1), 1.1e6 * noise(r, runNoise)
 }
 
 // latencies draws per-IO service latencies (µs) for block size bs.
@@ -98,11 +98,11 @@ func latencies(r *rand.Rand, p path, w workload) []float64 {
 		s = append(lognormal(r, n*60/100, 70, 0.3), lognormal(r, n*35/100, 260, 0.4)...)
 		s = append(s, lognormal(r, n*5/100, 1500, 0.5)...)
 	case p.Transport == "rdma":
-		s = lognormal(r, n, 24*noise(r, 3), 0.12)
+		s = lognormal(r, n, 24*noise(r, runNoise), 0.12)
 	case p.Transport == "tcp":
-		s = lognormal(r, n, 86*noise(r, 3), 0.2)
+		s = lognormal(r, n, 86*noise(r, runNoise), 0.2)
 	default:
-		s = lognormal(r, n, 78*noise(r, 3), 0.15)
+		s = lognormal(r, n, 78*noise(r, runNoise), 0.15)
 	}
 	for i := range s {
 		s[i] += xfer + extra

@@ -60,6 +60,15 @@ func lognormal(r *rand.Rand, n int, m, sigma float64) []float64 {
 	return out
 }
 
+// runNoise is the standard deviation, in percent, of a healthy path's
+// latency and IOPS from one run to the next. Clipped at 3 sigma, a run is
+// at most 4.5 % off, so two runs spread by at most 9 %, under the 10 % at
+// which the default profile says a median is not stable: a quiet healthy
+// system repeats within a few percent, and the lab's healthy scenarios
+// must not be judged unstable by chance (a 3 % sigma made two passes
+// spread by more than 10 % in about one run in fifty).
+const runNoise = 1.5
+
 // noise is a factor near 1: a normal spread of pct percent, clamped to
 // three spreads.
 func noise(r *rand.Rand, pct float64) float64 {
