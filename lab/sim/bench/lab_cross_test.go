@@ -145,7 +145,9 @@ func TestLabPerftestPairing(t *testing.T) {
 	cr := must(t, cli, "ib_write_lat -d mlx5_0 "+srvModel.DataAddress, 0)
 	wg.Wait()
 	cp, err := perftest.Parse([]byte(cr.Stdout))
-	if err != nil || len(cp.Latency) != 1 || cp.Latency[0].TypicalUs < 2 || cp.Latency[0].TypicalUs > 5 {
+	// RoCE's typical latency is about 2.1 µs (InfiniBand's 1.05), drawn with
+	// a 3 % run noise clipped at 3 sigma: 1.9 µs and up.
+	if err != nil || len(cp.Latency) != 1 || cp.Latency[0].TypicalUs < 1.5 || cp.Latency[0].TypicalUs > 5 {
 		t.Errorf("client (RoCE): %v %+v", err, cp)
 	}
 	sp, err := perftest.Parse([]byte(sr.Stdout))
