@@ -14,7 +14,8 @@
 // 32-CPU node, RDMA 1-2 cores and %soft near 1%; a node with the
 // rdma_connect = "lossless" fault sees RDMA latency high and erratic. Each
 // run draws its noise from the clock and a per-node run counter, so two
-// runs differ by a few percent (on a healthy path by at most 9 %: runNoise).
+// runs differ by a few percent (fio's and elbencho's latency and IOPS on
+// a healthy path by at most 9 %: runNoise).
 //
 // While a benchmark runs for its requested time (it really waits, through
 // the Env's Sleep), it sets the node's CPU load state, so a concurrent
