@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -140,6 +141,60 @@ func TestRebuildFromCompressedTrail(t *testing.T) {
 	}
 	if hr := rec.Steps[1].Hosts["gpfs02"]; hr.Status != event.OK || hr.Result["note"] == nil {
 		t.Errorf("rebuilt host result = %+v", hr)
+	}
+}
+
+// TestCloseKeepsPlainTrailWhenCompressionFails: run.json and the trail's
+// compressed copy are written at once at Close; when the copy cannot be
+// made (here a directory stands where events.jsonl.gz would go), the
+// plain trail stays, whole, beside a complete run.json, Close says why,
+// and no temporary file is left.
+func TestCloseKeepsPlainTrailWhenCompressionFails(t *testing.T) {
+	root := t.TempDir()
+	w := create(t, root, testMeta())
+	for _, e := range applyEvents() {
+		w.Observe(e)
+	}
+	if err := os.Mkdir(filepath.Join(w.Dir(), eventsGz), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	err := w.Close("")
+	if err == nil || !strings.Contains(err.Error(), "compress "+eventsFile) {
+		t.Fatalf("Close = %v, want the trail's compression named", err)
+	}
+	if again := w.Close(""); again == nil || again.Error() != err.Error() {
+		t.Errorf("second Close = %v, want the first one's error", again)
+	}
+	b, rerr := os.ReadFile(filepath.Join(w.Dir(), eventsFile))
+	if rerr != nil {
+		t.Fatalf("plain trail: %v", rerr)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
+	for i, want := range map[int]string{0: metaType, len(lines) - 1: "run_finished"} {
+		var l struct{ Type string }
+		if err := json.Unmarshal(lines[i], &l); err != nil || l.Type != want {
+			t.Errorf("plain trail line %d: type %q (%v), want %q", i+1, l.Type, err, want)
+		}
+	}
+	ents, derr := os.ReadDir(w.Dir())
+	if derr != nil {
+		t.Fatal(derr)
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
+	rec, lerr := Load(w.Dir())
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	// run.json is the closed one (not rebuilt): whole, not incomplete.
+	if rec.Status != StatusFailed || rec.Incomplete {
+		t.Errorf("status %q, incomplete %v (%s)", rec.Status, rec.Incomplete, rec.IncompleteReason)
+	}
+	if got := stepNames(rec); !cmp.Equal(got, []string{"mmchconfig.verbs", "verbs_conn.check", "assert.verbs_up"}) {
+		t.Errorf("steps = %v", got)
 	}
 }
 

@@ -244,7 +244,8 @@ func (w *Writer) hostResult(e event.HostFinished) HostResult {
 }
 
 // Close finishes the record: it writes run.json (atomically: a temporary
-// file renamed over the old one) and closes events.jsonl. status is the
+// file renamed over the old one) and replaces events.jsonl with
+// events.jsonl.gz (the same way), both synced. status is the
 // run's outcome ("ok", "failed", "interrupted"...); empty derives it from
 // the events: aborted, failed or ok. Steps started but not finished on all
 // their hosts are recorded as half-done, in Aborted, whatever the status.
@@ -268,21 +269,40 @@ func (w *Writer) Close(status string) error {
 	}
 	w.finish(status)
 	errs := []error{w.err}
+	// run.json and the trail's compressed copy are written at the same
+	// time, each synced before it is renamed into place: the two fsyncs
+	// overlap instead of following each other at the end of every run.
+	// A whole trail is kept compressed (a tenth of its size), not plain:
+	// compressEvents syncs the copy before it removes the plain file,
+	// which is therefore synced only when it stays, as the trail (not
+	// compressed because a write of it failed, or its compression
+	// failed). Either file alone is a readable record: run.json holds
+	// the whole record, and a run.json that failed to be written leaves
+	// the one that says "running", which Load rebuilds from the trail,
+	// plain or compressed.
+	compress := w.err == nil
+	var trailErr error
+	compressed := make(chan struct{})
+	if compress {
+		go func() {
+			defer close(compressed)
+			trailErr = compressEvents(w.dir)
+		}()
+	} else {
+		close(compressed)
+	}
 	if err := w.writeRunFile(); err != nil {
 		errs = append(errs, err)
 	}
-	if err := w.events.Sync(); err != nil {
-		errs = append(errs, fmt.Errorf("sync %s: %w", eventsFile, err))
+	<-compressed
+	if !compress || trailErr != nil {
+		errs = append(errs, trailErr)
+		if err := w.events.Sync(); err != nil {
+			errs = append(errs, fmt.Errorf("sync %s: %w", eventsFile, err))
+		}
 	}
 	if err := w.events.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("close %s: %w", eventsFile, err))
-	}
-	if errors.Join(errs...) == nil {
-		// run.json now holds the whole record: the trail is kept
-		// compressed (a tenth of its size), not plain beside it.
-		if err := compressEvents(w.dir); err != nil {
-			errs = append(errs, err)
-		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		w.closeErr = fmt.Errorf("run record %s: %w", w.dir, err)
