@@ -176,15 +176,7 @@ func TestCloseKeepsPlainTrailWhenCompressionFails(t *testing.T) {
 			t.Errorf("plain trail line %d: type %q (%v), want %q", i+1, l.Type, err, want)
 		}
 	}
-	ents, derr := os.ReadDir(w.Dir())
-	if derr != nil {
-		t.Fatal(derr)
-	}
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") {
-			t.Errorf("temporary file left: %s", e.Name())
-		}
-	}
+	noTempFiles(t, w.Dir())
 	rec, lerr := Load(w.Dir())
 	if lerr != nil {
 		t.Fatal(lerr)

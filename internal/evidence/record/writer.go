@@ -270,31 +270,21 @@ func (w *Writer) Close(status string) error {
 	w.finish(status)
 	errs := []error{w.err}
 	// run.json and the trail's compressed copy are written at the same
-	// time, each synced before it is renamed into place: the two fsyncs
-	// overlap instead of following each other at the end of every run.
-	// A whole trail is kept compressed (a tenth of its size), not plain:
-	// compressEvents syncs the copy before it removes the plain file,
-	// which is therefore synced only when it stays, as the trail (not
-	// compressed because a write of it failed, or its compression
-	// failed). Either file alone is a readable record: run.json holds
-	// the whole record, and a run.json that failed to be written leaves
-	// the one that says "running", which Load rebuilds from the trail,
-	// plain or compressed.
-	compress := w.err == nil
+	// time, each synced before its rename, so their fsyncs overlap. The
+	// plain trail is synced only when it stays: compressEvents syncs the
+	// copy before it removes the plain file. A run.json that fails
+	// leaves the one saying "running", which Load rebuilds from the
+	// trail, plain or compressed.
+	compress := w.err == nil // a trail missing lines stays plain
 	var trailErr error
-	compressed := make(chan struct{})
+	var compressing sync.WaitGroup
 	if compress {
-		go func() {
-			defer close(compressed)
-			trailErr = compressEvents(w.dir)
-		}()
-	} else {
-		close(compressed)
+		compressing.Go(func() { trailErr = compressEvents(w.dir) })
 	}
 	if err := w.writeRunFile(); err != nil {
 		errs = append(errs, err)
 	}
-	<-compressed
+	compressing.Wait()
 	if !compress || trailErr != nil {
 		errs = append(errs, trailErr)
 		if err := w.events.Sync(); err != nil {
