@@ -56,12 +56,12 @@ func (r *Runner) runCluster(ctx context.Context, s *program.Step, m program.Meta
 			}
 			req.Args, req.Typed = sa.val, sa.typed
 		}
-		req.Hosts[h] = newStreamingHost(r.hostOf(m, h), s.ID(), obs) // the module's for the call alone: a cluster module's goroutines may outlive one host's part
+		req.Hosts[h] = newStreamingHost(r.hostOf(&m, h), s.ID(), obs) // the module's for the call alone: a cluster module's goroutines may outlive one host's part
 		req.Order = append(req.Order, h)
 	}
 	if len(req.Order) > 0 {
 		actx := ctx
-		timeout, from := r.timeoutFor(m)
+		timeout, from := r.timeoutFor(&m)
 		if timeout > 0 {
 			var cancel context.CancelFunc
 			actx, cancel = context.WithTimeout(ctx, timeout)

@@ -231,10 +231,13 @@ func newRun(t interface {
 	}
 	reg := module.NewRegistry()
 	reg.Register(cmdModule{})
+	reg.Register(holdsModule{})
+
 	reg.Register(probeModule{})
 	reg.Register(wipeModule{})
 	reg.Register(&typedModule{seen: map[string]any{}})
 	reg.Register(lingerModule{})
+	reg.Register(payloadModule{})
 	prog, diags := program.Bind(rb, reg)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())

@@ -85,7 +85,7 @@ func (r *Runner) runSegment(ctx context.Context, steps []*program.Step) (stop, [
 				mu.Unlock()
 				continue
 			}
-			r.runHost(ctx, r.stepEval(s), metas[i], h)
+			r.runHost(ctx, r.stepEval(s), &metas[i], h)
 		}
 	})
 	for i, s := range steps {

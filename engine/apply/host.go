@@ -16,16 +16,41 @@ import (
 )
 
 // runHost runs (or plans) the step of se on one host and records the
-// outcome.
-func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host string) outcome {
-	s := se.s
-	obs := r.opts.Observer
+// outcome. Its frame, and those of applyEval and attempt, stay on a fork
+// worker's stack while the module's command runs, so they are kept small:
+// the outcome and the step's Meta go by pointer, and what is done before
+// and after the command (when, the arguments and the lock, the judging and
+// the retries, the result and its event) is in functions of its own
+// (whenRuns, prepare, evalBody, retryOf, finishHost). A worker parked on a
+// command then holds a stack of 8 KiB, not 16
+// (TestWorkerStackWhileACommandRuns; docs/performance.md, "Peak RSS (ninth
+// round)" and the fifteenth round). What o points at is live for the whole
+// path, retry delays included: applyEval drops an attempt's outcome before
+// the delay (TestRetryDelayDropsTheAttemptsOutput).
+func (r *Runner) runHost(ctx context.Context, se *stepEval, m *program.Meta, host string) event.Status {
 	if r.opts.Mode == ModePlan {
-		return r.planHost(ctx, s, m, host)
+		return r.planStatus(ctx, se.s, m, host)
 	}
-	obs.Observe(event.HostStarted{Step: s.ID(), Host: host})
+	r.opts.Observer.Observe(event.HostStarted{Step: se.s.ID(), Host: host})
 	start := time.Now()
-	o := r.applyEval(ctx, se, m, host)
+	var o outcome
+	r.applyEval(ctx, se, m, host, &o)
+	r.finishHost(se.s, m, host, start, &o)
+	return o.status
+}
+
+// planStatus plans s on host (runHost in plan mode). Not inlined: the
+// stack room planHost's arguments and outcome take would be runHost's.
+//
+//go:noinline
+func (r *Runner) planStatus(ctx context.Context, s *program.Step, m *program.Meta, host string) event.Status {
+	return r.planHost(ctx, s, *m, host).status
+}
+
+// finishHost records o, the outcome of s on host that started at start:
+// the step's result, the host's tally, the HostFinished event, and the
+// host dropped from the run when o says so.
+func (r *Runner) finishHost(s *program.Step, m *program.Meta, host string, start time.Time, o *outcome) {
 	var result map[string]any
 	st := r.hosts.get(host, true)
 	switch {
@@ -35,7 +60,7 @@ func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host
 		result = commonJSON(st.name, o.resp, o.status, o.message)
 		// What the result is made of, by kind: a later step's
 		// step.<name>.stdout reads it without the object being made.
-		r.results.SetApplied(s.Name, host, s.ResultType, appliedOf(o))
+		r.results.SetApplied(s.Name, host, s.ResultType, appliedOf(*o))
 	default:
 		if o.value == cty.NilVal {
 			o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
@@ -48,7 +73,7 @@ func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host
 	if _, ok := s.Module.(module.BodyEvaluator); ok {
 		sev = m.Severity
 	}
-	obs.Observe(event.HostFinished{Step: s.ID(), Host: host, Status: o.status, Message: o.message,
+	r.opts.Observer.Observe(event.HostFinished{Step: s.ID(), Host: host, Status: o.status, Message: o.message,
 		Duration: time.Since(start), Diagnostics: o.resp.Diagnostics, Result: result,
 		Evidence: o.resp.Evidence, Checks: checksFor(s.ID(), o.resp.Checks, o.status), Severity: sev, GaveUp: o.gaveUp})
 	switch {
@@ -57,13 +82,12 @@ func (r *Runner) runHost(ctx context.Context, se *stepEval, m program.Meta, host
 	case o.status == event.Failed && m.OnFailure != "continue":
 		r.drop(s, host, "failed at "+s.ID())
 	}
-	return o
 }
 
 // hostFor is the streaming host of step s on host name, for one module
 // call. The host's own is reused (reset for s) when its previous step gave
 // it back (keepHost); a host whose own is taken gets a new one.
-func (r *Runner) hostFor(s *program.Step, m program.Meta, name string) *streamingHost {
+func (r *Runner) hostFor(s *program.Step, m *program.Meta, name string) *streamingHost {
 	if st := r.hosts.get(name, false); st != nil {
 		if sh := st.stream.Swap(nil); sh != nil {
 			sh.reset(r.hostOf(m, name), s.ID())
@@ -88,7 +112,7 @@ func (r *Runner) keepHost(name string, sh *streamingHost) {
 
 // hostOf is the host a step's module runs its commands on, before its
 // output is streamed (hostFor): become's when the step says become.
-func (r *Runner) hostOf(m program.Meta, name string) module.Host {
+func (r *Runner) hostOf(m *program.Meta, name string) module.Host {
 	h := r.opts.Host(name)
 	if m.Become && r.opts.Become != nil {
 		h = r.opts.Become(h, m.BecomeUser)
@@ -98,22 +122,19 @@ func (r *Runner) hostOf(m program.Meta, name string) module.Host {
 
 // applyHost runs step s on host (plan's probes of read-only steps).
 func (r *Runner) applyHost(ctx context.Context, s *program.Step, m program.Meta, host string) outcome {
-	return r.applyEval(ctx, r.stepEval(s), m, host)
+	var o outcome
+	r.applyEval(ctx, r.stepEval(s), &m, host, &o)
+	return o
 }
 
-// applyEval runs the step of se on host: when, the attempts under the
-// step's timeout, retries, until, changed_when and failed_when.
-func (r *Runner) applyEval(ctx context.Context, se *stepEval, m program.Meta, host string) outcome {
+// applyEval runs the step of se on host into o: when, the attempts under
+// the step's timeout, retries, until, changed_when and failed_when.
+func (r *Runner) applyEval(ctx context.Context, se *stepEval, m *program.Meta, host string, o *outcome) {
+	*o = outcome{}
 	s := se.s
 	hc := se.on(host)
-	if s.When != nil {
-		ok, diags := se.whenHolds(hc)
-		if diags.HasErrors() {
-			return outcome{status: event.Failed, message: "when: " + diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
-		}
-		if !ok {
-			return outcome{status: event.Skipped, message: "when is false"}
-		}
+	if s.When != nil && !se.whenRuns(hc, o) {
+		return
 	}
 	h := r.hostFor(s, m, host)
 	defer r.keepHost(host, h)
@@ -125,59 +146,94 @@ func (r *Runner) applyEval(ctx context.Context, se *stepEval, m program.Meta, ho
 	default:
 		retries = 0
 	}
-	var o outcome
 	for attempt := 1; ; attempt++ {
-		o = r.attempt(ctx, se, m, h, hc)
+		r.attempt(ctx, se, m, h, hc, o)
 		if o.status == event.Unreachable || ctx.Err() != nil {
-			return o
+			return
 		}
-		if s.Until != nil || s.ChangedWhen != nil || s.FailedWhen != nil {
-			// They see the result as self; otherwise runHost makes it.
-			o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+		if !r.retryOf(se, m, host, attempt, retries, o) {
+			return
 		}
-		o = r.judge(se, o, host)
-		retry := o.status == event.Failed
-		if !retry && s.Until != nil {
-			ok, diags := condition(s.Until, se.host(host, o.value), "until")
-			if diags.HasErrors() {
-				o.status, o.message = event.Failed, "until: "+diagText(diags)
-				o.resp.Diagnostics = append(o.resp.Diagnostics, diags...)
-				o.value = cty.NilVal
-				return o
-			}
-			if !ok {
-				retry = true
-				if attempt > retries {
-					msg := fmt.Sprintf("gave up waiting: until still false after %d attempt%s", attempt, plural(attempt))
-					o.gaveUp = true
-					if s.FailedWhen != nil {
-						// failed_when decides: a probe may wait for a state
-						// and still report what it found without failing.
-						if o.message == "" {
-							o.message = msg
-						} else {
-							o.message = msg + ": " + o.message
-						}
-						o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
-						return o
-					}
-					o.status, o.message = event.Failed, msg
-					o.value = cty.NilVal
-				}
-			}
-		}
-		if !retry || attempt > retries {
-			return o
-		}
-		r.opts.Observer.Observe(event.Retry{Step: s.ID(), Host: host, Attempt: attempt, Delay: m.Delay, Reason: o.message})
+		// The attempt's outcome is dropped before the delay: o is live
+		// across it, and a host waiting out its delay (which holds no
+		// fork) would otherwise keep the attempt's output reachable, for
+		// as many hosts as are waiting (at 1,000 nodes, verbs_conn's
+		// waits held every host's mmfsadm output: a peak of 859 MB
+		// against 509).
+		*o = outcome{}
 		if !sleep(ctx, m.Delay) {
-			return outcome{status: event.Failed, message: "interrupted during retry delay"}
+			o.fail("interrupted during retry delay")
+			return
 		}
 	}
 }
 
-// attempt runs the module once, under the step's timeout.
-func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h module.Host, hc *onHost) outcome {
+// whenRuns evaluates the step's when on a host: false, with o set (skipped,
+// or failed when it cannot be evaluated), when the step does not run there.
+func (se *stepEval) whenRuns(hc *onHost, o *outcome) bool {
+	ok, diags := se.whenHolds(hc)
+	if diags.HasErrors() {
+		*o = outcome{status: event.Failed, message: "when: " + diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
+		return false
+	}
+	if !ok {
+		*o = outcome{status: event.Skipped, message: "when is false"}
+		return false
+	}
+	return true
+}
+
+// retryOf judges o, the outcome of attempt number attempt on host, by
+// failed_when, changed_when and until, and reports whether the step is to
+// be tried again (at most retries times after the first): then the retry
+// is observed, and the caller waits the step's delay.
+func (r *Runner) retryOf(se *stepEval, m *program.Meta, host string, attempt, retries int, o *outcome) bool {
+	s := se.s
+	if s.Until != nil || s.ChangedWhen != nil || s.FailedWhen != nil {
+		// They see the result as self; otherwise runHost makes it.
+		o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+	}
+	*o = r.judge(se, *o, host)
+	retry := o.status == event.Failed
+	if !retry && s.Until != nil {
+		ok, diags := condition(s.Until, se.host(host, o.value), "until")
+		if diags.HasErrors() {
+			o.status, o.message = event.Failed, "until: "+diagText(diags)
+			o.resp.Diagnostics = append(o.resp.Diagnostics, diags...)
+			o.value = cty.NilVal
+			return false
+		}
+		if !ok {
+			retry = true
+			if attempt > retries {
+				msg := fmt.Sprintf("gave up waiting: until still false after %d attempt%s", attempt, plural(attempt))
+				o.gaveUp = true
+				if s.FailedWhen != nil {
+					// failed_when decides: a probe may wait for a state
+					// and still report what it found without failing.
+					if o.message == "" {
+						o.message = msg
+					} else {
+						o.message = msg + ": " + o.message
+					}
+					o.value = resultValue(s.ResultType, host, o.resp, o.status, o.message)
+					return false
+				}
+				o.status, o.message = event.Failed, msg
+				o.value = cty.NilVal
+			}
+		}
+	}
+	if !retry || attempt > retries {
+		return false
+	}
+	r.opts.Observer.Observe(event.Retry{Step: s.ID(), Host: host, Attempt: attempt, Delay: m.Delay, Reason: o.message})
+	return true
+}
+
+// attempt runs the module once on h, under the step's timeout, into o.
+func (r *Runner) attempt(ctx context.Context, se *stepEval, m *program.Meta, h module.Host, hc *onHost, o *outcome) {
+	*o = outcome{}
 	s := se.s
 	actx := ctx
 	timeout, from := r.timeoutFor(m)
@@ -190,68 +246,107 @@ func (r *Runner) attempt(ctx context.Context, se *stepEval, m program.Meta, h mo
 		actx = a
 	}
 	if be, ok := s.Module.(module.BodyEvaluator); ok {
-		resp, known, diags := be.EvalBody(s.Body, hc.context())
-		if diags.HasErrors() {
-			return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
-		}
-		if !known {
-			return outcome{status: event.Failed, message: "the assertion depends on values that are still unknown"}
-		}
-		return statusOf(resp, m)
+		evalBody(be, s, m, hc, o)
+		return
 	}
+	var req module.ApplyRequest
+	if !r.prepare(actx, se, m, h, hc, &req, o) {
+		return
+	}
+	hb := r.startHeartbeat(h, s.ID(), timeout)
+	req.Progress = hb.progress
+	var err error
+	o.resp, err = module.CallApply(actx, s.Module, req)
+	hb.stop()
+	if err != nil {
+		o.status, o.message = event.Failed, err.Error()
+		switch {
+		case module.IsUnreachable(err):
+			o.status = event.Unreachable
+		case errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+			o.message = timedOut(h.Name(), timeout, from)
+		case ctx.Err() != nil:
+			o.message = "interrupted"
+		}
+		return
+	}
+	o.fromResponse(m.Severity)
+}
+
+// evalBody runs an assertion step (a module that evaluates its own body)
+// into o.
+func evalBody(be module.BodyEvaluator, s *program.Step, m *program.Meta, hc *onHost, o *outcome) {
+	resp, known, diags := be.EvalBody(s.Body, hc.context())
+	switch {
+	case diags.HasErrors():
+		*o = outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
+	case !known:
+		*o = outcome{status: event.Failed, message: "the assertion depends on values that are still unknown"}
+	default:
+		o.resp = resp
+		o.fromResponse(m.Severity)
+	}
+}
+
+// prepare decodes and checks the step's arguments on h and takes the
+// step's lock, into req; when the attempt cannot run it sets o and
+// reports false.
+func (r *Runner) prepare(actx context.Context, se *stepEval, m *program.Meta, h module.Host, hc *onHost, req *module.ApplyRequest, o *outcome) bool {
+	s := se.s
 	sa := se.decodeArgs(hc)
 	args := sa.val
 	diags := append(sa.decode[:len(sa.decode):len(sa.decode)], sa.validate...)
-	if diags.HasErrors() {
-		return outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
+	switch {
+	case diags.HasErrors():
+		*o = outcome{status: event.Failed, message: diagText(diags), resp: module.ApplyResponse{Diagnostics: diags}}
+		return false
+	case !sa.known:
+		*o = outcome{status: event.Failed, message: "arguments still unknown at apply time"}
+		return false
+	case sa.typedErr != nil:
+		*o = outcome{status: event.Failed, message: sa.typedErr.Error()}
+		return false
 	}
-	if !sa.known {
-		return outcome{status: event.Failed, message: "arguments still unknown at apply time"}
-	}
-	if sa.typedErr != nil {
-		return outcome{status: event.Failed, message: sa.typedErr.Error()}
-	}
-	if _, refusal := r.destructive(s, m, args, h.Name()); refusal != "" {
-		return outcome{status: event.Failed, message: refusal}
+	if _, refusal := r.destructive(s, *m, args, h.Name()); refusal != "" {
+		*o = outcome{status: event.Failed, message: refusal}
+		return false
 	}
 	planned, err := r.lockFor(actx, s, module.PlanRequest{Host: h, Args: args, Typed: sa.typed, BaseDir: r.prog.Runbook.BaseDir})
 	if err != nil {
-		return outcome{status: event.Failed, message: err.Error()}
+		*o = outcome{status: event.Failed, message: err.Error()}
+		return false
 	}
-	hb := r.startHeartbeat(h, s.ID(), timeout)
-	resp, err := module.CallApply(actx, s.Module, module.ApplyRequest{Host: h, Args: args, Typed: sa.typed, BaseDir: r.prog.Runbook.BaseDir,
-		Progress: hb.progress, Planned: planned})
-	hb.stop()
-	if err != nil {
-		switch {
-		case module.IsUnreachable(err):
-			return outcome{status: event.Unreachable, message: err.Error(), resp: resp}
-		case errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
-			return outcome{status: event.Failed, message: timedOut(h.Name(), timeout, from), resp: resp}
-		case ctx.Err() != nil:
-			return outcome{status: event.Failed, message: "interrupted", resp: resp}
-		}
-		return outcome{status: event.Failed, message: err.Error(), resp: resp}
-	}
-	return statusOf(resp, m)
+	*req = module.ApplyRequest{Host: h, Args: args, Typed: sa.typed, BaseDir: r.prog.Runbook.BaseDir, Planned: planned}
+	return true
 }
 
 func statusOf(resp module.ApplyResponse, m program.Meta) outcome {
+	o := outcome{resp: resp}
+	o.fromResponse(m.Severity)
+	return o
+}
+
+// fromResponse sets o's status and message from its module response,
+// o.resp, read with the step's severity ("warn": a failure is a warning).
+func (o *outcome) fromResponse(severity string) {
+	resp := &o.resp
 	switch {
-	case resp.Failed && m.Severity == "warn":
+	case resp.Failed && severity == "warn":
 		// A warn-level assertion reports its diagnostics as warnings.
 		for _, d := range resp.Diagnostics {
 			if d.Severity == hcl.DiagError {
 				d.Severity = hcl.DiagWarning
 			}
 		}
-		return outcome{status: event.Warned, message: resp.Message, resp: resp}
+		o.status = event.Warned
 	case resp.Failed:
-		return outcome{status: event.Failed, message: resp.Message, resp: resp}
+		o.status = event.Failed
 	case resp.Changed:
-		return outcome{status: event.Changed, message: resp.Message, resp: resp}
+		o.status = event.Changed
+	default:
+		o.status = event.OK
 	}
-	return outcome{status: event.OK, message: resp.Message, resp: resp}
+	o.message = resp.Message
 }
 
 // judge applies changed_when and failed_when, which see the result as self.
@@ -328,7 +423,7 @@ func diagText(diags hcl.Diagnostics) string {
 
 // timeoutFor is the bound of one attempt of a step: its own timeout, else
 // the run-wide one (Options.StepTimeout), with where it was set.
-func (r *Runner) timeoutFor(m program.Meta) (time.Duration, string) {
+func (r *Runner) timeoutFor(m *program.Meta) (time.Duration, string) {
 	if m.Timeout > 0 {
 		return m.Timeout, "the step's timeout"
 	}

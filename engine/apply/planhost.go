@@ -268,10 +268,10 @@ func (r *Runner) probeForReal(ctx context.Context, s *program.Step, m program.Me
 // askPlanner asks a module that may change the host what it would do.
 func (r *Runner) askPlanner(ctx context.Context, s *program.Step, m program.Meta, mod module.Planner, sa stepArgs, host string) (event.PlannedHost, cty.Value) {
 	unknown := unknownResult
-	h := planStreamingHost(s, r.hostOf(m, host), r.opts.Observer)
+	h := planStreamingHost(s, r.hostOf(&m, host), r.opts.Observer)
 	defer h.release()
 	pctx := ctx
-	if timeout, _ := r.timeoutFor(m); timeout > 0 {
+	if timeout, _ := r.timeoutFor(&m); timeout > 0 {
 		var cancel context.CancelFunc
 		pctx, cancel = context.WithTimeout(ctx, max(timeout, 30*time.Second))
 		defer cancel()

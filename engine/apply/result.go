@@ -23,6 +23,12 @@ type outcome struct {
 	gaveUp bool
 }
 
+// fail makes o a failure with message msg and nothing else.
+func (o *outcome) fail(msg string) {
+	*o = outcome{}
+	o.status, o.message = event.Failed, msg
+}
+
 func plural(n int) string {
 	if n == 1 {
 		return ""

@@ -315,11 +315,11 @@ func (r *Runner) runStep(ctx context.Context, s *program.Step) (stop, bool, hcl.
 				if r.halted().stops() {
 					return
 				}
-				o := r.runHost(ctx, se, m, h)
+				st := r.runHost(ctx, se, &m, h)
 				mu.Lock()
 				defer mu.Unlock()
 				done++
-				if o.status == event.Failed || o.status == event.Unreachable {
+				if st == event.Failed || st == event.Unreachable {
 					failedCount++
 				}
 			})

@@ -1,0 +1,5 @@
+//go:build !race
+
+package apply
+
+const raceBuild = false
