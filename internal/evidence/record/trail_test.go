@@ -10,12 +10,13 @@ import (
 	"testing"
 )
 
-// Both ways of compressing the trail (stateless in one piece up to
-// statelessMax, the default level above) write gzip the standard
-// library reads back byte for byte, at the limit and on either side.
+// Both ways of compressing the trail (stateless in pieces of
+// statelessPiece up to statelessMax, the default level above) write gzip
+// the standard library reads back byte for byte, at the limits and on
+// either side.
 func TestCompressTrailRoundTrips(t *testing.T) {
 	line := []byte(`{"type":"host_finished","time":"2026-12-01T20:00:00.123456789Z","step":"shell.s01","host":"h001","status":"ok"}` + "\n")
-	for _, n := range []int{0, 1, len(line), statelessMax - 1, statelessMax, statelessMax + 1, 3*statelessMax + 17} {
+	for _, n := range []int{0, 1, len(line), statelessPiece - 1, statelessPiece, statelessPiece + 1, 3*statelessPiece + 5, statelessMax - 1, statelessMax, statelessMax + 1, 3*statelessMax + 17} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			var plain []byte
 			for i := 0; len(plain) < n; i++ {
