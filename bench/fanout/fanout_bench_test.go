@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/provadev/prova/bench/fanout"
 )
@@ -17,7 +18,10 @@ import (
 // on N = 10, 50 and 200 hosts (BENCHFANOUT_HOSTS="10,50,200") with every tool (BENCHFANOUT_TOOLS, a
 // comma-separated subset of floor, floor-lockstep, prova, prova-free, prova-baseline,
 // openssh, ansible-raw, ansible-command), each as a child process against
-// real sshd on loopback, and prints the table and the goals.
+// real sshd on loopback, and prints the table and the goals. The floor
+// and prova's variants run in paired rounds (runTools), at least
+// BENCHFANOUT_ROUNDS of them (default 5), and the goals' ratios are the
+// medians of the rounds' ratios with their range.
 // BENCHFANOUT_PROVA names a prebuilt prova binary (default: go build into a
 // temp dir); BENCHFANOUT_PROVA_BASELINE another one to compare it with
 // (its rows are skipped without it); BENCHFANOUT_MARKDOWN
@@ -91,8 +95,16 @@ func BenchmarkFanout(b *testing.B) {
 	}
 }
 
-// runTools measures every tool on w, one sub-benchmark each: hosts=N/tool
-// on the default workload, hosts=N,steps=S/tool on others.
+// runTools measures every tool on w. The paired tools (benchfanout.Paired:
+// the floor, the lockstep floor and prova's variants) run in rounds, one
+// sub-benchmark hosts=N/paired: each round runs each of them once, in an
+// order rotated every round (benchfanout.RoundOrder), so that the goals
+// compare prova with the floor round by round rather than a mean of
+// prova's runs with a mean of the floor's taken minutes apart. There are
+// as many rounds as the benchmark's time asks and at least
+// BENCHFANOUT_ROUNDS (default 5). The references (OpenSSH, Ansible) then
+// run one sub-benchmark each, hosts=N/tool. Other workloads than the
+// default add ",steps=S" to the name.
 func runTools(b *testing.B, w *benchfanout.Workload, tools []benchfanout.Tool) []benchfanout.Row {
 	ctx := b.Context()
 	n := len(w.Hosts)
@@ -100,9 +112,70 @@ func runTools(b *testing.B, w *benchfanout.Workload, tools []benchfanout.Tool) [
 	if w.Steps != benchfanout.Steps {
 		name += fmt.Sprintf(",steps=%d", w.Steps)
 	}
-	var rows []benchfanout.Row
+	minRounds, err := parseRounds(os.Getenv("BENCHFANOUT_ROUNDS"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var paired []benchfanout.Tool
+	rowOf := map[string]*benchfanout.Row{}
+	var rows []*benchfanout.Row
 	for _, tool := range tools {
-		row := benchfanout.Row{Hosts: n, Steps: w.Steps, Tool: tool.Name, Skipped: tool.Missing}
+		row := &benchfanout.Row{Hosts: n, Steps: w.Steps, Tool: tool.Name, Skipped: tool.Missing}
+		rows = append(rows, row)
+		rowOf[tool.Name] = row
+		if benchfanout.Paired(tool.Name) && tool.Missing == "" {
+			row.Paired = true
+			paired = append(paired, tool)
+		}
+	}
+	if len(paired) > 0 {
+		b.Run(name+"/paired", func(b *testing.B) {
+			samples := make([][]benchfanout.Usage, len(paired))
+			round := func(r int) {
+				for _, j := range benchfanout.RoundOrder(len(paired), r) {
+					u, err := w.Run(ctx, paired[j])
+					if err != nil {
+						rowOf[paired[j].Name].Skipped = "failed: " + firstLine(err.Error())
+						b.Fatal(err)
+					}
+					samples[j] = append(samples[j], u)
+				}
+			}
+			r := 0
+			for b.Loop() {
+				round(r)
+				r++
+			}
+			// The benchmark's own timing ends with b.Loop; the figures
+			// reported are the runs' own, so the rounds still missing
+			// for a median run after it.
+			for ; r < minRounds; r++ {
+				round(r)
+			}
+			for j, tool := range paired {
+				row := rowOf[tool.Name]
+				m := benchfanout.Mean(samples[j])
+				row.Runs, row.Usage, row.Samples = len(samples[j]), m, samples[j]
+				reportUsage(b, tool.Name+"-", m)
+			}
+			f := rowOf[benchfanout.Floor]
+			for _, t := range []string{benchfanout.Prova, benchfanout.ProvaBaseline} {
+				if row, ok := rowOf[t]; ok && row.Paired && f != nil {
+					if c, ok := benchfanout.PairedRatio(*row, *f, benchfanout.Usage.CPU); ok {
+						b.ReportMetric(c.Median, t+"/floor-cpu")
+					}
+					if wr, ok := benchfanout.PairedRatio(*row, *f, func(u benchfanout.Usage) time.Duration { return u.Wall }); ok {
+						b.ReportMetric(wr.Median, t+"/floor-wall")
+					}
+				}
+			}
+		})
+	}
+	for _, tool := range tools {
+		if benchfanout.Paired(tool.Name) {
+			continue
+		}
+		row := rowOf[tool.Name]
 		b.Run(name+"/"+tool.Name, func(b *testing.B) {
 			if tool.Missing != "" {
 				b.Skip(tool.Missing)
@@ -118,24 +191,47 @@ func runTools(b *testing.B, w *benchfanout.Workload, tools []benchfanout.Tool) [
 			}
 			m := benchfanout.Mean(us)
 			row.Runs, row.Usage, row.Samples = len(us), m, us
-			b.ReportMetric(m.Wall.Seconds(), "wall-s/op")
-			b.ReportMetric(m.CPU().Seconds(), "cpu-s/op")
-			b.ReportMetric(m.User.Seconds(), "user-s/op")
-			b.ReportMetric(m.Sys.Seconds(), "sys-s/op")
-			b.ReportMetric(float64(m.VolCS), "vcsw/op")
-			b.ReportMetric(float64(m.InvolCS), "ivcsw/op")
-			b.ReportMetric(float64(m.MaxRSS)/(1<<20), "peak-MiB")
-			if m.TreePSS > 0 {
-				b.ReportMetric(float64(m.TreePSS)/(1<<20), "pss-MiB")
-			}
-			if m.Split.Samples > 0 {
-				b.ReportMetric(float64(m.Split.Anon)/(1<<20), "peak-anon-MiB")
-				b.ReportMetric(float64(m.Split.File)/(1<<20), "peak-file-MiB")
-			}
+			reportUsage(b, "", m)
 		})
-		rows = append(rows, row)
 	}
-	return rows
+	out := make([]benchfanout.Row, len(rows))
+	for i, r := range rows {
+		out[i] = *r
+	}
+	return out
+}
+
+// reportUsage reports a tool's mean figures, each unit prefixed with
+// prefix (the tool's name in the paired sub-benchmark, which reports
+// every paired tool).
+func reportUsage(b *testing.B, prefix string, m benchfanout.Usage) {
+	b.ReportMetric(m.Wall.Seconds(), prefix+"wall-s/op")
+	b.ReportMetric(m.CPU().Seconds(), prefix+"cpu-s/op")
+	b.ReportMetric(m.User.Seconds(), prefix+"user-s/op")
+	b.ReportMetric(m.Sys.Seconds(), prefix+"sys-s/op")
+	b.ReportMetric(float64(m.VolCS), prefix+"vcsw/op")
+	b.ReportMetric(float64(m.InvolCS), prefix+"ivcsw/op")
+	b.ReportMetric(float64(m.MaxRSS)/(1<<20), prefix+"peak-MiB")
+	if m.TreePSS > 0 {
+		b.ReportMetric(float64(m.TreePSS)/(1<<20), prefix+"pss-MiB")
+	}
+	if m.Split.Samples > 0 {
+		b.ReportMetric(float64(m.Split.Anon)/(1<<20), prefix+"peak-anon-MiB")
+		b.ReportMetric(float64(m.Split.File)/(1<<20), prefix+"peak-file-MiB")
+	}
+}
+
+// parseRounds reads BENCHFANOUT_ROUNDS, the fewest paired rounds at each
+// N: "" is 5.
+func parseRounds(s string) (int, error) {
+	if strings.TrimSpace(s) == "" {
+		return 5, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 || n > 1000 {
+		return 0, fmt.Errorf("BENCHFANOUT_ROUNDS: %q is not a round count from 1 to 1000", s)
+	}
+	return n, nil
 }
 
 // costFits is every tool's CPU split into per run, per host and per

@@ -17,6 +17,10 @@ type Row struct {
 	Usage Usage
 	// Samples are the runs Usage is the mean of (for Fit; may be nil).
 	Samples []Usage
+	// Paired is set when Samples[i] was taken in round i of the paired
+	// rounds at this N (RoundOrder), as every other paired row's: the
+	// goals then compare the rows round by round (PairedRatio).
+	Paired bool
 	// Skipped says why the tool did not run ("" when it ran).
 	Skipped string
 }
@@ -210,7 +214,9 @@ const (
 
 // Goals states the fan-out goals next to the measured figures, one line
 // per goal, each ending in "met" or "NOT met"; with a baseline prova in
-// the rows, its figures too (in parentheses: the goal is prova's).
+// the rows, its figures too (in parentheses: the goal is prova's). The
+// CPU and wall ratios of paired rows are medians over the rounds with
+// their range (PairedRatio); "met" reads the median.
 func Goals(rows []Row) []string {
 	var out []string
 	var cpu, wall []string
@@ -221,15 +227,17 @@ func Goals(rows []Row) []string {
 		if !ok1 || !ok2 || f.Usage.CPU() <= 0 || f.Usage.Wall <= 0 {
 			continue
 		}
-		c := p.Usage.CPU().Seconds() / f.Usage.CPU().Seconds()
-		w := p.Usage.Wall.Seconds() / f.Usage.Wall.Seconds()
+		c, ctext := ratioCell(p, f, cpuOf)
+		w, wtext := ratioCell(p, f, wallOf)
 		cpuMet = cpuMet && c <= GoalCPURatio
 		wallMet = wallMet && w <= GoalWallRatio
-		cell := fmt.Sprintf("N=%d %.2fx", n, c)
-		wcell := fmt.Sprintf("N=%d %.2fx", n, w)
+		cell := fmt.Sprintf("N=%d %s", n, ctext)
+		wcell := fmt.Sprintf("N=%d %s", n, wtext)
 		if bl, ok := find(rows, n, ProvaBaseline); ok {
-			cell += fmt.Sprintf(" (baseline %.2fx)", bl.Usage.CPU().Seconds()/f.Usage.CPU().Seconds())
-			wcell += fmt.Sprintf(" (baseline %.2fx)", bl.Usage.Wall.Seconds()/f.Usage.Wall.Seconds())
+			_, bc := ratioCell(bl, f, cpuOf)
+			_, bw := ratioCell(bl, f, wallOf)
+			cell += fmt.Sprintf(" (baseline %s)", bc)
+			wcell += fmt.Sprintf(" (baseline %s)", bw)
 		}
 		cpu = append(cpu, cell)
 		wall = append(wall, wcell)
@@ -279,7 +287,8 @@ func BarrierSplit(rows []Row) []string {
 		var parts []string
 		for _, t := range []string{Prova, ProvaFree, FloorLockstep} {
 			if r, ok := find(rows, n, t); ok {
-				parts = append(parts, fmt.Sprintf("%s %.2fx", t, r.Usage.CPU().Seconds()/f.Usage.CPU().Seconds()))
+				_, text := ratioCell(r, f, cpuOf)
+				parts = append(parts, t+" "+text)
 			}
 		}
 		out = append(out, fmt.Sprintf("barrier split, client CPU / the floor's at N=%d: %s", n, strings.Join(parts, ", ")))
