@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/crypto/ssh"
@@ -95,25 +96,60 @@ func (p *Pool) hostKeyAlgorithms(t Target, addr string) []string {
 	if len(files) == 0 || t.StrictHostKeyChecking == StrictNo {
 		return nil
 	}
-	cb, err := p.known.callback(files)
+	e, err := p.known.entry(files)
 	if err != nil {
 		return nil
 	}
+	if e.idx != nil {
+		// Plain files: the index answers without matching every line.
+		return p.prefs.get(e.idx.keyTypes(addr))
+	}
 	var ke *knownhosts.KeyError
-	if !errors.As(cb(addr, fakeAddr(addr), p.probeKey), &ke) || len(ke.Want) == 0 {
+	if !errors.As(e.cb(addr, fakeAddr(addr), p.probeKey), &ke) || len(ke.Want) == 0 {
 		return nil
 	}
 	plain := p.plainKeys(ke.Want)
 	if len(plain) < len(ke.Want) {
 		return nil // an authority is known for the host: certificates first
 	}
-	var pref []string
+	types := make([]string, 0, len(plain))
 	for _, k := range plain {
-		switch k.Key.Type() {
+		types = append(types, k.Key.Type())
+	}
+	return p.prefs.get(types)
+}
+
+// hostKeyPrefs hands out the host key algorithm preference for a list of
+// known key types, made once per distinct list: the hosts of a cluster
+// mostly know the same types, and each connection's config keeps its
+// list for the connection's life. The lists are shared and clipped (an
+// append copies); nobody writes to them.
+type hostKeyPrefs struct {
+	mu sync.Mutex
+	m  map[string][]string
+}
+
+// get returns the preference for types: the algorithms of those keys
+// first, in order (an RSA key's as its SHA-2 signatures), then the
+// library's others in its order; nil for no types (the library default,
+// certificates first).
+func (h *hostKeyPrefs) get(types []string) []string {
+	if len(types) == 0 {
+		return nil
+	}
+	key := strings.Join(types, ",")
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if pref, ok := h.m[key]; ok {
+		return pref
+	}
+	var pref []string
+	for _, t := range types {
+		switch t {
 		case ssh.KeyAlgoRSA:
 			pref = append(pref, ssh.KeyAlgoRSASHA512, ssh.KeyAlgoRSASHA256)
 		default:
-			pref = append(pref, k.Key.Type())
+			pref = append(pref, t)
 		}
 	}
 	for _, a := range ssh.SupportedAlgorithms().HostKeys {
@@ -121,6 +157,11 @@ func (p *Pool) hostKeyAlgorithms(t Target, addr string) []string {
 			pref = append(pref, a)
 		}
 	}
+	pref = slices.Clip(pref)
+	if h.m == nil {
+		h.m = map[string][]string{}
+	}
+	h.m[key] = pref
 	return pref
 }
 

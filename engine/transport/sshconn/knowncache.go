@@ -58,31 +58,44 @@ func (c *knownCache) isAuthority(file string, line int) bool {
 type knownEntry struct {
 	stamp string
 	cb    ssh.HostKeyCallback
+	idx   *knownIndex // nil unless every entry is plain (knownIndex)
 }
 
 // callback returns the known_hosts callback for files (all existing).
 func (c *knownCache) callback(files []string) (ssh.HostKeyCallback, error) {
+	e, err := c.entry(files)
+	return e.cb, err
+}
+
+// entry returns files' callback and index of plain entries (nil when the
+// files have other entries), reading the files again when one has
+// changed.
+func (c *knownCache) entry(files []string) (knownEntry, error) {
 	key := strings.Join(files, "\x00")
 	var stamp strings.Builder
 	for _, f := range files {
 		st, err := os.Stat(f)
 		if err != nil {
-			return nil, err
+			return knownEntry{}, err
 		}
 		fmt.Fprintf(&stamp, "%d:%d;", st.Size(), st.ModTime().UnixNano())
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.entries[key]; ok && e.stamp == stamp.String() {
-		return e.cb, nil
+		return e, nil
 	}
 	cb, err := knownhosts.New(files...)
 	if err != nil {
-		return nil, err
+		return knownEntry{}, err
+	}
+	e := knownEntry{stamp: stamp.String(), cb: cb}
+	if contents := readAll(files); contents != nil {
+		e.idx = newKnownIndex(contents)
 	}
 	if c.entries == nil {
 		c.entries = map[string]knownEntry{}
 	}
-	c.entries[key] = knownEntry{stamp: stamp.String(), cb: cb}
-	return cb, nil
+	c.entries[key] = e
+	return e, nil
 }

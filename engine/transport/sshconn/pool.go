@@ -35,8 +35,9 @@ type Pool struct {
 
 	keyMu sync.Mutex
 	keys  map[string]*keyEntry
-	khMu  sync.Mutex // known_hosts appends
-	known knownCache // parsed known_hosts files
+	khMu  sync.Mutex   // known_hosts appends
+	known knownCache   // parsed known_hosts files
+	prefs hostKeyPrefs // host key algorithm preferences, by known key types
 }
 
 // NewPool returns an empty pool; nothing is dialled or read yet.
