@@ -20,7 +20,9 @@ import (
 //
 // It is made only when every entry is plain: no hashed host (|1|...), no
 // pattern with a wildcard or a negation, no @cert-authority or @revoked
-// marker, no line x/crypto/ssh's parser rejects. Then a pattern names one
+// marker, no line x/crypto/ssh's parser rejects (it refuses what the
+// library's reader skips: a key of another type than the line names, an
+// unknown marker is a marker). Then a pattern names one
 // host (and port) and the library's match is string equality, which a
 // map does. For any other file the probe asks the library, as before. The
 // host key check itself is always the library's.

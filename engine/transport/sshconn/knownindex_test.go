@@ -105,6 +105,8 @@ func TestKnownIndexOnlyForPlainFiles(t *testing.T) {
 		"revoked":        "@revoked node4 " + key + "\n",
 		"unparsable":     "node5 ssh-ed25519 not-base64\n",
 		"empty pattern":  "node6,," + " " + key + "\n",
+		"type mismatch":  "node7 ssh-rsa " + strings.Fields(key)[1] + "\n",
+		"unknown marker": "@unknown node8 " + key + "\n",
 	} {
 		if x := newKnownIndex([][]byte{[]byte(plain + extra)}); x != nil {
 			t.Errorf("%s: an index was made", name)
